@@ -1,0 +1,27 @@
+"""lazyarr: a lazy, JIT-compiling array library. Code looks eager; ops build a UOp graph that is fused into kernels,
+compiled with Numba (CPU) or as CUDA C, cached, and run. See README.md for a tour.
+"""
+
+from lazyarr import dtypes
+from lazyarr.dtypes import (
+    DType,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+)
+from lazyarr.frontend.tensor import Tensor
+from lazyarr.helpers import AxisError, Context
+from lazyarr.kernels.stats import Stats, reset_stats, stats
+
+__version__ = "0.1.0"
+__all__ = ["Tensor", "Context", "dtypes", "DType", "stats", "reset_stats", "Stats", "AxisError", "bool_", "int8",
+           "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]

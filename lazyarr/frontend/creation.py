@@ -1,0 +1,181 @@
+"""Tensor constructors (zeros, ones, full, empty, arange, linspace, eye, *_like) and the lazy counter-based RNG
+(`manual_seed`, rand, randn, randint, uniform, normal): random bits are a hash of (seed, counter + element index)
+computed inside kernels, so random tensors are lazy, reproducible, and the same on every device.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from lazyarr import dtypes
+from lazyarr.graph.ops import Ops
+from lazyarr.graph.uop import UOp
+from lazyarr.helpers import flag, prod
+from lazyarr.kernels.device import Buffer, canonical_device
+
+if TYPE_CHECKING:
+    from lazyarr.frontend.tensor import Tensor
+
+
+def _shape(shape: tuple[Any, ...]) -> tuple[int, ...]:
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    out = tuple(int(s) for s in shape)
+    if any(s < 0 for s in out):
+        raise ValueError(f"negative dimensions are not allowed: {out}")
+    return out
+
+
+class RNGState:
+    """The generator's seed and the count of random values drawn since it was seeded."""
+
+    seed: int = 0
+    counter: int = 0
+
+
+def _splitmix(x: Tensor) -> Tensor:
+    """The splitmix64 finaliser over uint64 values (a bijective mixing function with good avalanche)."""
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EB
+    return x ^ (x >> 31)
+
+
+class CreationMixin:
+    """Constructors (classmethods on Tensor)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def full(cls, shape: Any, fill_value: Any, dtype: Any = None, device: str | None = None) -> Tensor:
+        """A tensor of `shape` filled with `fill_value` (dtype from the value when not given)."""
+        shape = _shape(shape if isinstance(shape, (tuple, list)) else (shape,))
+        dt = dtypes.to_dtype(dtype) if dtype is not None else dtypes.scalar_dtype(fill_value)
+        return cls(UOp.const(fill_value, dt, shape), device=device)
+
+    @classmethod
+    def zeros(cls, *shape: Any, dtype: Any = None, device: str | None = None) -> Tensor:
+        return cls.full(_shape(shape), 0, dtype or dtypes.default_float, device)
+
+    @classmethod
+    def ones(cls, *shape: Any, dtype: Any = None, device: str | None = None) -> Tensor:
+        return cls.full(_shape(shape), 1, dtype or dtypes.default_float, device)
+
+    @classmethod
+    def empty(cls, *shape: Any, dtype: Any = None, device: str | None = None) -> Tensor:
+        """An uninitialised tensor with its own storage (zero-filled here)."""
+        dt = dtypes.to_dtype(dtype or dtypes.default_float)
+        s = _shape(shape)
+        buf = Buffer(prod(s), dt, canonical_device(device, flag("DEVICE")), np.zeros(prod(s), dt.np_name))
+        return cls(UOp(Ops.BUFFER, dt, (), buf).reshape(s), device=device)
+
+    def zeros_like(self: Tensor, dtype: Any = None) -> Tensor:
+        return type(self).full(self.shape, 0, dtype or self.dtype, self.device)
+
+    def ones_like(self: Tensor, dtype: Any = None) -> Tensor:
+        return type(self).full(self.shape, 1, dtype or self.dtype, self.device)
+
+    def full_like(self: Tensor, fill_value: Any, dtype: Any = None) -> Tensor:
+        return type(self).full(self.shape, fill_value, dtype or self.dtype, self.device)
+
+    def empty_like(self: Tensor, dtype: Any = None) -> Tensor:
+        return type(self).empty(self.shape, dtype=dtype or self.dtype, device=self.device)
+
+    @classmethod
+    def arange(cls, start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, device: str | None = None) -> Tensor:
+        """Evenly spaced values in [start, stop) (np.arange); int64 for integer arguments, else float32."""
+        if stop is None:
+            start, stop = 0, start
+        if step == 0:
+            raise ValueError("arange: step must not be zero")
+        n = max(0, math.ceil((stop - start) / step))
+        is_float = any(isinstance(v, float) for v in (start, stop, step))
+        dt = dtypes.to_dtype(dtype) if dtype is not None else dtypes.default_float if is_float else dtypes.default_int
+        idx = cls(UOp(Ops.IOTA, dtypes.int64, (), n), device=device)
+        calc = dtypes.float64 if dt.is_float else dtypes.int64
+        return (idx.cast(calc) * step + start).cast(dt) if n else cls.full((0,), 0, dt, device)
+
+    @classmethod
+    def linspace(cls, start: float, stop: float, num: int = 50, endpoint: bool = True, dtype: Any = None,
+                 device: str | None = None) -> Tensor:
+        if num < 0:
+            raise ValueError(f"Number of samples, {num}, must be non-negative.")
+        dt = dtypes.to_dtype(dtype) if dtype is not None else dtypes.default_float
+        div = (num - 1) if endpoint else num
+        step = (stop - start) / div if div > 0 else 0.0
+        idx = cls(UOp(Ops.IOTA, dtypes.int64, (), num), device=device).cast(dtypes.float64)
+        out = idx * step + start
+        if endpoint and num > 1:
+            out = (idx == num - 1).where(float(stop), out)
+        return out.cast(dt)
+
+    @classmethod
+    def eye(cls, n: int, m: int | None = None, dtype: Any = None, device: str | None = None) -> Tensor:
+        m = n if m is None else m
+        i = cls.arange(n, device=device).reshape(n, 1)
+        j = cls.arange(m, device=device).reshape(1, m)
+        return (i == j).cast(dtype or dtypes.default_float)
+
+    # ---- random ----
+    @staticmethod
+    def manual_seed(seed: int = 0) -> None:
+        """Seed the generator: the same seed gives the same random tensors, on every device."""
+        RNGState.seed, RNGState.counter = int(seed), 0
+
+    @classmethod
+    def _random_bits(cls, shape: tuple[int, ...], device: str | None) -> Tensor:
+        """uint64 random bits of `shape` from the counter-based generator."""
+        n = prod(shape)
+        base = np.array([(RNGState.seed * 0x9E3779B97F4A7C15 + RNGState.counter) & (2**64 - 1)], dtype=np.uint64)
+        RNGState.counter += n
+        start = cls(base, device=device)  # a buffer, not a constant: a new draw does not recompile
+        idx = cls(UOp(Ops.IOTA, dtypes.uint64, (), n), device=device)
+        key = RNGState.seed * 0xD1B54A32D192ED03 & (2**64 - 1)
+        return _splitmix(_splitmix((idx + start.reshape(()).broadcast_to((n,))) ^ key)).reshape(shape)
+
+    @classmethod
+    def rand(cls, *shape: Any, dtype: Any = None, device: str | None = None) -> Tensor:
+        """Uniform [0, 1) values (float32 by default), from the top bits of the generator."""
+        s = _shape(shape)
+        dt = dtypes.to_dtype(dtype or dtypes.default_float)
+        if not dt.is_float:
+            raise TypeError(f"rand needs a float dtype, got {dt.name}")
+        bits = cls._random_bits(s, device)
+        mant = 24 if dt.itemsize <= 4 else 53
+        return ((bits >> (64 - mant)).cast(dtypes.float64) * (2.0**-mant)).cast(dt) if dt.itemsize == 8 else (
+            (bits >> (64 - mant)).cast(dtypes.float32) * (2.0**-mant)).cast(dt)
+
+    @classmethod
+    def uniform(cls, *shape: Any, low: float = 0.0, high: float = 1.0, dtype: Any = None, device: str | None = None) -> Tensor:
+        return cls.rand(*shape, dtype=dtype, device=device) * (high - low) + low
+
+    @classmethod
+    def randn(cls, *shape: Any, dtype: Any = None, device: str | None = None) -> Tensor:
+        """Standard normal values (Box-Muller over two uniform draws)."""
+        s = _shape(shape)
+        dt = dtypes.to_dtype(dtype or dtypes.default_float)
+        u1 = cls.rand(*s, dtype=dtypes.float32, device=device)
+        u2 = cls.rand(*s, dtype=dtypes.float32, device=device)
+        return ((1 - u1).log() * -2).sqrt().mul((u2 * (2 * math.pi)).cos()).cast(dt)
+
+    @classmethod
+    def normal(cls, *shape: Any, mean: float = 0.0, std: float = 1.0, dtype: Any = None, device: str | None = None) -> Tensor:
+        return cls.randn(*shape, dtype=dtype, device=device) * std + mean
+
+    @classmethod
+    def randint(cls, *shape: Any, low: int = 0, high: int = 10, dtype: Any = None, device: str | None = None) -> Tensor:
+        """Uniform integers in [low, high) (int32 by default, like tinygrad)."""
+        if high <= low:
+            raise ValueError(f"low >= high in randint ({low} >= {high})")
+        s = _shape(shape)
+        dt = dtypes.to_dtype(dtype or dtypes.int32)
+        bits = cls._random_bits(s, device)
+        return ((bits % (high - low)).cast(dtypes.int64) + low).cast(dt)
+
+    def rand_like(self: Tensor, dtype: Any = None) -> Tensor:
+        return type(self).rand(*self.shape, dtype=dtype or self.dtype, device=self.device)
+
+    def randn_like(self: Tensor, dtype: Any = None) -> Tensor:
+        return type(self).randn(*self.shape, dtype=dtype or self.dtype, device=self.device)

@@ -1,0 +1,463 @@
+"""Elementwise Tensor methods: operators with broadcasting and NumPy 2 promotion (weak Python scalars), math
+functions, comparisons, bitwise ops, `where`, activations. Composite ops are one-liners over primitives.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from lazyarr import dtypes
+from lazyarr.dtypes import DType
+from lazyarr.graph.ops import Ops
+from lazyarr.graph.uop import UOp
+
+if TYPE_CHECKING:
+    from lazyarr.frontend.tensor import Tensor
+
+
+def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy's broadcast of several shapes; ValueError naming them when they are incompatible."""
+    ndim = max((len(s) for s in shapes), default=0)
+    out = []
+    for dims in zip(*[(1,) * (ndim - len(s)) + tuple(s) for s in shapes]):
+        big = {d for d in dims if d != 1}
+        if len(big) > 1:
+            raise ValueError(f"operands could not be broadcast together with shapes {' '.join(map(str, shapes))}")
+        out.append(big.pop() if big else 1)
+    return tuple(out)
+
+
+def _is_scalar(x: Any) -> bool:
+    return isinstance(x, (bool, int, float, np.bool_, np.integer, np.floating)) and not isinstance(x, np.ndarray)
+
+
+class ElementwiseMixin:
+    """Operators and elementwise math (mixed into Tensor)."""
+
+    __slots__ = ()
+
+    uop: UOp
+
+    # ---- operand preparation ----
+    def _operands(self: Tensor, other: Any, reverse: bool = False) -> tuple[Tensor, Tensor]:
+        """(self, other) as tensors of one dtype and one broadcast shape (operand order kept when `reverse`)."""
+        from_cls = type(self)
+        if isinstance(other, from_cls):
+            if other.device != self.device:
+                raise ValueError(f"operands are on different devices: {self.device} and {other.device}")
+            dt = dtypes.promote(self.dtype, other.dtype)
+            o = other
+        elif _is_scalar(other):
+            if isinstance(other, np.generic):  # NumPy scalars are strong (they carry a dtype)
+                dt = dtypes.promote(self.dtype, dtypes.to_dtype(other.dtype))
+                other = other.item()
+            else:
+                dt = dtypes.weak_result(self.dtype, other)
+            o = self._new(UOp.const(other, dt))
+        elif isinstance(other, (np.ndarray, list, tuple)):
+            o = from_cls(other, device=self.device)
+            dt = dtypes.promote(self.dtype, o.dtype)
+        else:
+            raise TypeError(f"unsupported operand type: {type(other).__name__}")
+        a, b = self.cast(dt), o.cast(dt)
+        shape = broadcast_shape(a.shape, b.shape)
+        a, b = a.broadcast_to(shape), b.broadcast_to(shape)
+        return (b, a) if reverse else (a, b)
+
+    def _binary(self: Tensor, op: Ops, other: Any, reverse: bool = False) -> Tensor:
+        a, b = self._operands(other, reverse)
+        return a._new(a.uop.alu(op, b.uop))
+
+    def _unary(self: Tensor, op: Ops) -> Tensor:
+        return self._new(self.uop.alu(op))
+
+    def _float_unary(self: Tensor, op: Ops) -> Tensor:
+        """A float op; integer and bool inputs compute in the default float dtype."""
+        x = self if self.dtype.is_float else self.cast(dtypes.default_float)
+        return x._unary(op)
+
+    def _require(self: Tensor, ok: bool, name: str) -> None:
+        if not ok:
+            raise TypeError(f"{name} is not supported for dtype {self.dtype.name}")
+
+    # ---- arithmetic ----
+    def add(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
+        return self._binary(Ops.ADD, other, reverse)
+
+    def sub(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
+        a, b = self._operands(other, reverse)
+        if a.dtype.is_bool:
+            raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use `^` or logical_xor")
+        return a._new(a.uop.alu(Ops.SUB, b.uop))
+
+    def mul(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
+        return self._binary(Ops.MUL, other, reverse)
+
+    def div(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
+        """True division; integer operands give the default float (float32), like PyTorch."""
+        a, b = self._operands(other, reverse)
+        if not a.dtype.is_float:
+            a, b = a.cast(dtypes.default_float), b.cast(dtypes.default_float)
+        return a._new(a.uop.alu(Ops.DIV, b.uop))
+
+    def floordiv(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
+        """Floor division (Python/NumPy `//`); integer division by zero gives 0 like NumPy."""
+        a, b = self._operands(other, reverse)
+        if a.dtype.is_bool:
+            a, b = a.cast(dtypes.int8), b.cast(dtypes.int8)
+        return a._new(a.uop.alu(Ops.IDIV, b.uop))
+
+    def mod(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
+        """Remainder with the sign of the divisor (Python/NumPy `%`)."""
+        a, b = self._operands(other, reverse)
+        if a.dtype.is_bool:
+            a, b = a.cast(dtypes.int8), b.cast(dtypes.int8)
+        return a._new(a.uop.alu(Ops.MOD, b.uop))
+
+    def pow(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
+        a, b = self._operands(other, reverse)
+        if a.dtype.is_bool:
+            a, b = a.cast(dtypes.int8), b.cast(dtypes.int8)
+        return a._new(a.uop.alu(Ops.POW, b.uop))
+
+    def maximum(self: Tensor, other: Any) -> Tensor:
+        """Elementwise max; NaN propagates (np.maximum)."""
+        return self._binary(Ops.MAX, other)
+
+    def minimum(self: Tensor, other: Any) -> Tensor:
+        """Elementwise min; NaN propagates (np.minimum)."""
+        return self._binary(Ops.MIN, other)
+
+    def __add__(self: Tensor, o: Any) -> Tensor:
+        return self.add(o)
+
+    def __radd__(self: Tensor, o: Any) -> Tensor:
+        return self.add(o, True)
+
+    def __sub__(self: Tensor, o: Any) -> Tensor:
+        return self.sub(o)
+
+    def __rsub__(self: Tensor, o: Any) -> Tensor:
+        return self.sub(o, True)
+
+    def __mul__(self: Tensor, o: Any) -> Tensor:
+        return self.mul(o)
+
+    def __rmul__(self: Tensor, o: Any) -> Tensor:
+        return self.mul(o, True)
+
+    def __truediv__(self: Tensor, o: Any) -> Tensor:
+        return self.div(o)
+
+    def __rtruediv__(self: Tensor, o: Any) -> Tensor:
+        return self.div(o, True)
+
+    def __floordiv__(self: Tensor, o: Any) -> Tensor:
+        return self.floordiv(o)
+
+    def __rfloordiv__(self: Tensor, o: Any) -> Tensor:
+        return self.floordiv(o, True)
+
+    def __mod__(self: Tensor, o: Any) -> Tensor:
+        return self.mod(o)
+
+    def __rmod__(self: Tensor, o: Any) -> Tensor:
+        return self.mod(o, True)
+
+    def __pow__(self: Tensor, o: Any) -> Tensor:
+        return self.pow(o)
+
+    def __rpow__(self: Tensor, o: Any) -> Tensor:
+        return self.pow(o, True)
+
+    def __neg__(self: Tensor) -> Tensor:
+        return self.neg()
+
+    def __pos__(self: Tensor) -> Tensor:
+        return self
+
+    def __abs__(self: Tensor) -> Tensor:
+        return self.abs()
+
+    def __invert__(self: Tensor) -> Tensor:
+        return self.bitwise_not()
+
+    # ---- comparisons ----
+    def _compare(self: Tensor, op: Ops, other: Any, reverse: bool = False) -> Tensor:
+        a, b = self._operands(other, reverse)
+        return a._new(a.uop.alu(op, b.uop))
+
+    def __lt__(self: Tensor, o: Any) -> Tensor:
+        return self._compare(Ops.CMPLT, o)
+
+    def __gt__(self: Tensor, o: Any) -> Tensor:
+        return self._compare(Ops.CMPLT, o, True)
+
+    def __le__(self: Tensor, o: Any) -> Tensor:
+        return self._compare(Ops.CMPLE, o)
+
+    def __ge__(self: Tensor, o: Any) -> Tensor:
+        return self._compare(Ops.CMPLE, o, True)
+
+    def __eq__(self: Tensor, o: Any) -> Tensor:  # type: ignore[override]
+        return self._compare(Ops.CMPEQ, o)
+
+    def __ne__(self: Tensor, o: Any) -> Tensor:  # type: ignore[override]
+        return self._compare(Ops.CMPNE, o)
+
+    def eq(self: Tensor, o: Any) -> Tensor:
+        return self == o
+
+    def ne(self: Tensor, o: Any) -> Tensor:
+        return self != o
+
+    def lt(self: Tensor, o: Any) -> Tensor:
+        return self < o
+
+    def le(self: Tensor, o: Any) -> Tensor:
+        return self <= o
+
+    def gt(self: Tensor, o: Any) -> Tensor:
+        return self > o
+
+    def ge(self: Tensor, o: Any) -> Tensor:
+        return self >= o
+
+    # ---- bitwise / logical ----
+    def _bitwise(self: Tensor, op: Ops, other: Any, reverse: bool = False) -> Tensor:
+        a, b = self._operands(other, reverse)
+        if a.dtype.is_float:
+            raise TypeError(f"ufunc 'bitwise_{op.name.lower()}' not supported for the input types ({a.dtype.name})")
+        return a._new(a.uop.alu(op, b.uop))
+
+    def bitwise_and(self: Tensor, o: Any) -> Tensor:
+        return self._bitwise(Ops.AND, o)
+
+    def bitwise_or(self: Tensor, o: Any) -> Tensor:
+        return self._bitwise(Ops.OR, o)
+
+    def bitwise_xor(self: Tensor, o: Any) -> Tensor:
+        return self._bitwise(Ops.XOR, o)
+
+    def __and__(self: Tensor, o: Any) -> Tensor:
+        return self._bitwise(Ops.AND, o)
+
+    def __rand__(self: Tensor, o: Any) -> Tensor:
+        return self._bitwise(Ops.AND, o, True)
+
+    def __or__(self: Tensor, o: Any) -> Tensor:
+        return self._bitwise(Ops.OR, o)
+
+    def __ror__(self: Tensor, o: Any) -> Tensor:
+        return self._bitwise(Ops.OR, o, True)
+
+    def __xor__(self: Tensor, o: Any) -> Tensor:
+        return self._bitwise(Ops.XOR, o)
+
+    def __rxor__(self: Tensor, o: Any) -> Tensor:
+        return self._bitwise(Ops.XOR, o, True)
+
+    def _shift(self: Tensor, op: Ops, other: Any, reverse: bool = False) -> Tensor:
+        a, b = self._operands(other, reverse)
+        if not a.dtype.is_int:
+            raise TypeError(f"ufunc '{'left' if op is Ops.SHL else 'right'}_shift' not supported for {a.dtype.name}")
+        return a._new(a.uop.alu(op, b.uop))
+
+    def lshift(self: Tensor, o: Any) -> Tensor:
+        return self._shift(Ops.SHL, o)
+
+    def rshift(self: Tensor, o: Any) -> Tensor:
+        return self._shift(Ops.SHR, o)
+
+    def __lshift__(self: Tensor, o: Any) -> Tensor:
+        return self._shift(Ops.SHL, o)
+
+    def __rlshift__(self: Tensor, o: Any) -> Tensor:
+        return self._shift(Ops.SHL, o, True)
+
+    def __rshift__(self: Tensor, o: Any) -> Tensor:
+        return self._shift(Ops.SHR, o)
+
+    def __rrshift__(self: Tensor, o: Any) -> Tensor:
+        return self._shift(Ops.SHR, o, True)
+
+    def bitwise_not(self: Tensor) -> Tensor:
+        self._require(not self.dtype.is_float, "bitwise_not")
+        return self._unary(Ops.NOT)
+
+    def logical_not(self: Tensor) -> Tensor:
+        return self.bool()._unary(Ops.NOT)
+
+    def logical_and(self: Tensor, o: Any) -> Tensor:
+        return self.bool()._bitwise(Ops.AND, type(self)(o).bool() if not isinstance(o, type(self)) else o.bool())
+
+    def logical_or(self: Tensor, o: Any) -> Tensor:
+        return self.bool()._bitwise(Ops.OR, type(self)(o).bool() if not isinstance(o, type(self)) else o.bool())
+
+    def logical_xor(self: Tensor, o: Any) -> Tensor:
+        return self.bool()._bitwise(Ops.XOR, type(self)(o).bool() if not isinstance(o, type(self)) else o.bool())
+
+    # ---- unary math ----
+    def neg(self: Tensor) -> Tensor:
+        if self.dtype.is_bool:
+            raise TypeError("The numpy boolean negative, the `-` operator, is not supported, use `~` instead")
+        return self._unary(Ops.NEG)
+
+    def abs(self: Tensor) -> Tensor:
+        return self._unary(Ops.ABS)
+
+    def sign(self: Tensor) -> Tensor:
+        """-1, 0 or 1 (NaN for NaN), in the input dtype."""
+        if self.dtype.is_bool:
+            return self
+        zero = self._new(UOp.const(0, self.dtype, self.shape))
+        pos, neg = (self > 0).cast(self.dtype), (self < 0).cast(self.dtype)
+        out = pos - neg if not self.dtype.is_unsigned else pos
+        return (self != self).where(self, out) if self.dtype.is_float else out + zero
+
+    def exp(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.EXP)
+
+    def exp2(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.EXP2)
+
+    def log(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.LOG)
+
+    def log2(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.LOG2)
+
+    def log10(self: Tensor) -> Tensor:
+        return self.log2() * (1 / math.log2(10))
+
+    def log1p(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.LOG1P)
+
+    def expm1(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.EXPM1)
+
+    def sqrt(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.SQRT)
+
+    def rsqrt(self: Tensor) -> Tensor:
+        return self.sqrt().reciprocal()
+
+    def reciprocal(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.RECIPROCAL)
+
+    def square(self: Tensor) -> Tensor:
+        return self * self
+
+    def sin(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.SIN)
+
+    def cos(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.COS)
+
+    def tan(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.TAN)
+
+    def tanh(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.TANH)
+
+    def erf(self: Tensor) -> Tensor:
+        return self._float_unary(Ops.ERF)
+
+    def _rounding(self: Tensor, op: Ops) -> Tensor:
+        return self._unary(op) if self.dtype.is_float else self
+
+    def floor(self: Tensor) -> Tensor:
+        return self._rounding(Ops.FLOOR)
+
+    def ceil(self: Tensor) -> Tensor:
+        return self._rounding(Ops.CEIL)
+
+    def trunc(self: Tensor) -> Tensor:
+        return self._rounding(Ops.TRUNC)
+
+    def round(self: Tensor, decimals: int = 0) -> Tensor:
+        """Round half to even (np.round), to `decimals` places."""
+        if not self.dtype.is_float:
+            return self
+        if decimals == 0:
+            return self._unary(Ops.RINT)
+        scale = 10.0**decimals
+        return (self * scale)._unary(Ops.RINT) / scale
+
+    def isnan(self: Tensor) -> Tensor:
+        return self != self if self.dtype.is_float else self._new(UOp.const(False, dtypes.bool_, self.shape))
+
+    def isinf(self: Tensor) -> Tensor:
+        if not self.dtype.is_float:
+            return self._new(UOp.const(False, dtypes.bool_, self.shape))
+        return self.abs() == math.inf
+
+    def isfinite(self: Tensor) -> Tensor:
+        if not self.dtype.is_float:
+            return self._new(UOp.const(True, dtypes.bool_, self.shape))
+        return (self - self) == 0
+
+    # ---- selection ----
+    def where(self: Tensor, x: Any, y: Any) -> Tensor:
+        """`x` where self is true, else `y` (np.where(self, x, y)); x and y are promoted together."""
+        cls = type(self)
+        xt = x if isinstance(x, cls) else None
+        yt = y if isinstance(y, cls) else None
+        if xt is None and yt is None:
+            dt = dtypes.result_type(*[dtypes.scalar_dtype(v) if _is_scalar(v) else cls(v).dtype for v in (x, y)])
+            xt, yt = cls(x, dtype=dt, device=self.device), cls(y, dtype=dt, device=self.device)
+        elif xt is None:
+            assert yt is not None
+            yt, xt = yt._operands(x)
+        elif yt is None:
+            xt, yt = xt._operands(y)
+        else:
+            xt, yt = xt._operands(yt)
+        cond = self.bool()
+        shape = broadcast_shape(cond.shape, xt.shape, yt.shape)
+        c, a, b = cond.broadcast_to(shape), xt.broadcast_to(shape), yt.broadcast_to(shape)
+        return self._new(UOp(Ops.WHERE, a.dtype, (c.uop, a.uop, b.uop)))
+
+    def clip(self: Tensor, min_: Any = None, max_: Any = None) -> Tensor:
+        """Values limited to [min_, max_] (np.clip; either bound may be None)."""
+        if min_ is None and max_ is None:
+            raise ValueError("One of max or min must be given")
+        out = self
+        if min_ is not None:
+            out = out.maximum(min_)
+        if max_ is not None:
+            out = out.minimum(max_)
+        return out
+
+    clamp = clip
+
+    # ---- activations (composites) ----
+    def relu(self: Tensor) -> Tensor:
+        return (self > 0).where(self, 0)
+
+    def sigmoid(self: Tensor) -> Tensor:
+        return 1 / (1 + (-self).exp())
+
+    def silu(self: Tensor) -> Tensor:
+        return self * self.sigmoid()
+
+    def gelu(self: Tensor) -> Tensor:
+        """GELU with the exact erf form (PyTorch's default `approximate='none'`)."""
+        return 0.5 * self * (1 + (self * (1 / math.sqrt(2))).erf())
+
+    def leaky_relu(self: Tensor, neg_slope: float = 0.01) -> Tensor:
+        return (self > 0).where(self, self * neg_slope)
+
+    def softplus(self: Tensor, beta: float = 1.0) -> Tensor:
+        return (self * beta).exp().log1p() * (1 / beta)
+
+    def lerp(self: Tensor, end: Any, weight: Any) -> Tensor:
+        return self + (end - self) * weight
+
+
+def dtype_of(x: Any) -> DType:
+    """The dtype a value would have as a Tensor operand."""
+    return dtypes.scalar_dtype(x) if _is_scalar(x) else dtypes.to_dtype(np.asarray(x).dtype)

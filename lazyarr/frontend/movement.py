@@ -1,0 +1,389 @@
+"""Movement Tensor methods: reshape, permute, expand, shrink, pad, flip and what is built from them (squeeze, cat,
+stack, split, repeat, basic and advanced indexing). Views of a buffer launch no kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from lazyarr import dtypes
+from lazyarr.graph.ops import Ops
+from lazyarr.graph.uop import GatherArg, UOp
+from lazyarr.helpers import AxisError, normalize_axis, prod
+
+if TYPE_CHECKING:
+    from lazyarr.frontend.tensor import Tensor
+
+
+def _shape_arg(shape: tuple[Any, ...]) -> tuple[Any, ...]:
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return tuple(shape[0])
+    return tuple(shape)
+
+
+class MovementMixin:
+    """Shape-changing methods (mixed into Tensor)."""
+
+    __slots__ = ()
+
+    uop: UOp
+
+    def reshape(self: Tensor, *shape: Any) -> Tensor:
+        """Same values in C order with a new shape; one dimension may be -1 (inferred). ValueError when sizes differ."""
+        new = [int(s) for s in _shape_arg(shape)]
+        if new.count(-1) > 1:
+            raise ValueError("can only specify one unknown dimension")
+        if any(s < -1 for s in new):
+            raise ValueError(f"negative dimensions not allowed in shape {tuple(new)}")
+        if -1 in new:
+            known = prod(s for s in new if s != -1)
+            if known == 0 or self.size % known:
+                raise ValueError(f"cannot reshape array of size {self.size} into shape {tuple(new)}")
+            new[new.index(-1)] = self.size // known
+        if prod(new) != self.size:
+            raise ValueError(f"cannot reshape array of size {self.size} into shape {tuple(new)}")
+        return self._new(self.uop.reshape(tuple(new)))
+
+    def view(self: Tensor, *shape: Any) -> Tensor:
+        return self.reshape(*shape)
+
+    def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        if self.ndim == 0:
+            return self.reshape(1)
+        s, e = normalize_axis(start_dim, self.ndim), normalize_axis(end_dim, self.ndim)
+        return self.reshape(*self.shape[:s], prod(self.shape[s : e + 1]), *self.shape[e + 1 :])
+
+    def ravel(self: Tensor) -> Tensor:
+        return self.reshape(-1)
+
+    def permute(self: Tensor, *order: Any) -> Tensor:
+        axes = tuple(normalize_axis(int(a), self.ndim) for a in _shape_arg(order))
+        if sorted(axes) != list(range(self.ndim)):
+            raise ValueError(f"axes {tuple(_shape_arg(order))} don't match array of dimension {self.ndim}")
+        return self._new(self.uop.permute(axes))
+
+    def transpose(self: Tensor, dim0: int = -2, dim1: int = -1) -> Tensor:
+        """Swap two axes (PyTorch's signature; default the last two)."""
+        if self.ndim < 2:
+            return self
+        order = list(range(self.ndim))
+        a, b = normalize_axis(dim0, self.ndim), normalize_axis(dim1, self.ndim)
+        order[a], order[b] = order[b], order[a]
+        return self.permute(order)
+
+    @property
+    def T(self: Tensor) -> Tensor:  # noqa: N802
+        """All axes reversed (NumPy's `.T`)."""
+        return self.permute(tuple(range(self.ndim))[::-1])
+
+    @property
+    def mT(self: Tensor) -> Tensor:  # noqa: N802
+        """The last two axes swapped."""
+        if self.ndim < 2:
+            raise ValueError("matrix transpose with ndim < 2 is undefined")
+        return self.transpose(-2, -1)
+
+    def expand(self: Tensor, *shape: Any) -> Tensor:
+        """Broadcast to `shape` (-1 keeps a dimension), adding leading dims as needed."""
+        new = _shape_arg(shape)
+        lead = len(new) - self.ndim
+        if lead < 0:
+            raise ValueError(f"cannot broadcast shape {self.shape} to {tuple(new)}")
+        target = tuple(self.shape[i - lead] if s == -1 else int(s) for i, s in enumerate(new))
+        return self.broadcast_to(target)
+
+    def broadcast_to(self: Tensor, shape: Any) -> Tensor:
+        shape = tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+        if shape == self.shape:
+            return self
+        lead = len(shape) - self.ndim
+        if lead < 0 or any(s != n and s != 1 for s, n in zip(self.shape, shape[lead:])):
+            raise ValueError(f"operands could not be broadcast together with remapped shapes {self.shape} -> {shape}")
+        return self._new(self.uop.reshape((1,) * lead + self.shape).expand(shape))
+
+    def squeeze(self: Tensor, axis: Any = None) -> Tensor:
+        if axis is None:
+            return self.reshape(tuple(s for s in self.shape if s != 1))
+        axes = {normalize_axis(a, self.ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))}
+        for a in axes:
+            if self.shape[a] != 1:
+                raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+        return self.reshape(tuple(s for i, s in enumerate(self.shape) if i not in axes))
+
+    def unsqueeze(self: Tensor, dim: int) -> Tensor:
+        d = normalize_axis(dim, self.ndim + 1)
+        return self.reshape(self.shape[:d] + (1,) + self.shape[d:])
+
+    def expand_dims(self: Tensor, axis: int) -> Tensor:
+        return self.unsqueeze(axis)
+
+    def shrink(self: Tensor, arg: Sequence[tuple[int, int] | None]) -> Tensor:
+        """Keep [begin, end) of each dimension (None keeps the whole dimension)."""
+        full = tuple((0, s) if a is None else (int(a[0]), int(a[1])) for a, s in zip(arg, self.shape))
+        return self._new(self.uop.shrink(full))
+
+    def pad(self: Tensor, padding: Sequence[tuple[int, int]] | Sequence[int], value: float = 0.0) -> Tensor:
+        """Pad with `value`: per-dim (before, after) pairs for every dim (NumPy), or a flat PyTorch-style tuple that
+        pads the last dims first."""
+        if padding and isinstance(padding[0], (tuple, list)):
+            pairs = [tuple(int(x) for x in p) for p in padding]
+            if len(pairs) != self.ndim:
+                raise ValueError(f"padding {padding} does not match {self.ndim} dimensions")
+        else:
+            flat = [int(x) for x in padding]  # type: ignore[arg-type]
+            if len(flat) % 2 or len(flat) // 2 > self.ndim:
+                raise ValueError(f"padding length {len(flat)} is invalid for {self.ndim} dimensions")
+            pairs = [(0, 0)] * self.ndim
+            for i in range(len(flat) // 2):
+                pairs[self.ndim - 1 - i] = (flat[2 * i], flat[2 * i + 1])
+        if any(b < 0 or a < 0 for b, a in pairs):
+            # negative padding crops, like PyTorch
+            crop = tuple((max(0, -b), s - max(0, -a)) for (b, a), s in zip(pairs, self.shape))
+            return self.shrink(crop).pad([(max(0, b), max(0, a)) for b, a in pairs], value)
+        out = self._new(self.uop.pad(tuple(pairs)))  # type: ignore[arg-type]
+        if value == 0:
+            return out
+        mask = self._new(UOp.const(True, dtypes.bool_, self.shape).pad(tuple(pairs)))  # type: ignore[arg-type]
+        return mask.where(out, value)
+
+    def flip(self: Tensor, axis: Any = None) -> Tensor:
+        axes = range(self.ndim) if axis is None else [normalize_axis(a, self.ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))]
+        flags = tuple(i in set(axes) for i in range(self.ndim))
+        return self._new(self.uop.flip(flags))
+
+    def _step(self: Tensor, dim: int, begin: int, step: int, count: int) -> Tensor:
+        """Elements begin, begin+step, ... (count of them, step > 0) along `dim`, as a view."""
+        n = self.shape[dim]
+        end = min(n, begin + count * step)
+        shr = [(0, s) for s in self.shape]
+        shr[dim] = (begin, end)
+        x = self.shrink(shr)
+        if step == 1 or count == 0:
+            return x
+        pad = [(0, 0)] * self.ndim
+        pad[dim] = (0, count * step - (end - begin))
+        x = x._new(x.uop.pad(tuple(pad))) if pad[dim][1] else x
+        x = x.reshape(*x.shape[:dim], count, step, *x.shape[dim + 1 :])
+        shr2 = [(0, s) for s in x.shape]
+        shr2[dim + 1] = (0, 1)
+        return x.shrink(shr2).reshape(*x.shape[: dim + 1], *x.shape[dim + 2 :])
+
+    # ---- joining and splitting ----
+    def cat(self: Tensor, *others: Tensor, dim: int = 0) -> Tensor:
+        """Concatenate along `dim` (np.concatenate); dtypes are promoted, other dims must match."""
+        tensors = [self, *others]
+        if self.ndim == 0:
+            raise ValueError("zero-dimensional arrays cannot be concatenated")
+        d = normalize_axis(dim, self.ndim)
+        dt = dtypes.result_type(*[t.dtype for t in tensors])
+        for t in tensors:
+            if t.ndim != self.ndim or any(a != b for i, (a, b) in enumerate(zip(t.shape, self.shape)) if i != d):
+                raise ValueError(f"all the input array dimensions except for the concatenation axis must match "
+                                 f"exactly, but got shapes {self.shape} and {t.shape}")
+        total = sum(t.shape[d] for t in tensors)
+        out = None
+        offset = 0
+        for t in tensors:
+            pads = [(0, 0)] * self.ndim
+            pads[d] = (offset, total - offset - t.shape[d])
+            piece = t.cast(dt)._new(t.cast(dt).uop.pad(tuple(pads)))
+            out = piece if out is None else out + piece
+            offset += t.shape[d]
+        assert out is not None
+        return out
+
+    def stack(self: Tensor, *others: Tensor, dim: int = 0) -> Tensor:
+        tensors = [self, *others]
+        for t in tensors:
+            if t.shape != self.shape:
+                raise ValueError("all input arrays must have the same shape")
+        d = normalize_axis(dim, self.ndim + 1)
+        return tensors[0].unsqueeze(d).cat(*[t.unsqueeze(d) for t in tensors[1:]], dim=d)
+
+    def split(self: Tensor, sizes: int | Sequence[int], dim: int = 0) -> list[Tensor]:
+        """PyTorch's split: chunks of `sizes` (an int: equal chunks, the last smaller) along `dim`."""
+        d = normalize_axis(dim, self.ndim)
+        n = self.shape[d]
+        if isinstance(sizes, int):
+            if sizes <= 0:
+                raise ValueError("split size must be positive")
+            sizes = [min(sizes, n - i) for i in range(0, n, sizes)] or [0]
+        if sum(sizes) != n:
+            raise ValueError(f"split sizes {list(sizes)} don't add up to {n}")
+        out, start = [], 0
+        for s in sizes:
+            arg = [(0, x) for x in self.shape]
+            arg[d] = (start, start + s)
+            out.append(self.shrink(arg))
+            start += s
+        return out
+
+    def chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
+        if chunks <= 0:
+            raise ValueError("chunk expects `chunks` to be greater than 0")
+        n = self.shape[normalize_axis(dim, self.ndim)]
+        return self.split(max(1, -(-n // chunks)), dim)
+
+    def repeat(self: Tensor, *repeats: Any) -> Tensor:
+        """Tile the tensor (PyTorch's `repeat`, NumPy's `tile`)."""
+        reps = tuple(int(r) for r in _shape_arg(repeats))
+        if len(reps) < self.ndim:
+            raise ValueError("number of repeat dims can not be smaller than number of tensor dims")
+        x = self.reshape((1,) * (len(reps) - self.ndim) + self.shape)
+        expanded = []
+        for s in x.shape:
+            expanded += [1, s]
+        target = []
+        for r, s in zip(reps, x.shape):
+            target += [r, s]
+        return x.reshape(expanded).expand(target).reshape(tuple(r * s for r, s in zip(reps, x.shape)))
+
+    # ---- indexing ----
+    def __getitem__(self: Tensor, idx: Any) -> Tensor:
+        """NumPy indexing: ints, slices (any step), None, Ellipsis, integer tensors/lists/arrays and boolean masks.
+        Basic indices make views; integer arrays gather (IndexError for out-of-range values, checked first)."""
+        return _getitem(self, idx)
+
+
+def _normalize_index(t: Tensor, idx: Any) -> list[Any]:
+    cls = type(t)
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    items: list[Any] = []
+    for i in idx:
+        if isinstance(i, cls) and i.dtype.is_bool or isinstance(i, np.ndarray) and i.dtype == bool:
+            mask = i.numpy() if isinstance(i, cls) else i
+            if mask.ndim == 0:
+                items.append(("bool0", bool(mask)))
+            else:
+                items.extend(cls(a, device=t.device) for a in np.nonzero(mask))
+                items[-mask.ndim] = ("mask", mask.ndim, items[-mask.ndim])
+        elif isinstance(i, list) and any(isinstance(x, bool) for x in np.ravel(np.array(i, dtype=object))):
+            return _normalize_index(t, tuple(items) + (np.array(i),) + idx[len(items) + 1 :])
+        elif isinstance(i, (list, np.ndarray)):
+            arr = np.asarray(i)
+            if arr.dtype.kind not in "iu":
+                if arr.size == 0:
+                    arr = arr.astype(np.int64)
+                else:
+                    raise IndexError("arrays used as indices must be of integer (or boolean) type")
+            items.append(cls(arr, device=t.device))
+        else:
+            items.append(i)
+    return items
+
+
+def _getitem(t: Tensor, idx: Any) -> Tensor:
+    cls = type(t)
+    items = _normalize_index(t, idx)
+    # expand a mask marker into its index tensors
+    flat: list[Any] = []
+    for i in items:
+        if isinstance(i, tuple) and i and i[0] == "mask":
+            flat.append(i[2])
+        else:
+            flat.append(i)
+    consumed = sum(1 for i in flat if i is not None and i is not Ellipsis and not (isinstance(i, tuple) and i[0] == "bool0"))
+    if sum(1 for i in flat if i is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if consumed > t.ndim:
+        raise IndexError(f"too many indices for array: array is {t.ndim}-dimensional, but {consumed} were indexed")
+    if Ellipsis in flat:
+        e = flat.index(Ellipsis)
+        flat = flat[:e] + [slice(None)] * (t.ndim - consumed) + flat[e + 1 :]
+    else:
+        flat = flat + [slice(None)] * (t.ndim - consumed)
+    x = t
+    dim = 0
+    adv: list[tuple[int, Tensor]] = []
+    for i in flat:
+        if i is None:
+            x = x.unsqueeze(dim)
+            dim += 1
+        elif isinstance(i, tuple) and i[0] == "bool0":
+            x = x.unsqueeze(dim)
+            if not i[1]:
+                x = x.shrink([(0, s) if k != dim else (0, 0) for k, s in enumerate(x.shape)])
+            dim += 1
+        elif isinstance(i, slice):
+            n = x.shape[dim]
+            start, stop, step = i.indices(n)
+            if step == 0:
+                raise ValueError("slice step cannot be zero")
+            count = len(range(start, stop, step))
+            if step < 0:
+                x = x.flip(dim)
+                start = n - 1 - start
+                step = -step
+            x = x._step(dim, start if count else 0, step, count)
+            dim += 1
+        elif isinstance(i, cls):
+            if not (i.dtype.is_int):
+                raise IndexError("arrays used as indices must be of integer (or boolean) type")
+            adv.append((dim, i))
+            dim += 1
+        else:
+            try:
+                k = int(i.__index__()) if not isinstance(i, int) else i
+            except (AttributeError, TypeError):
+                raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+                                 "boolean arrays are valid indices") from None
+            n = x.shape[dim]
+            if not -n <= k < n:
+                raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
+            k %= n
+            x = x.shrink([(k, k + 1) if d == dim else (0, s) for d, s in enumerate(x.shape)])
+            x = x.reshape(x.shape[:dim] + x.shape[dim + 1 :])
+    if adv:
+        x = _gather_advanced(x, adv)
+    return x
+
+
+def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor]]) -> Tensor:
+    """NumPy advanced indexing with integer tensors at dims `adv` (index values are checked before any kernel)."""
+    from lazyarr.frontend.elementwise import broadcast_shape
+
+    dims = [d for d, _ in adv]
+    bshape = broadcast_shape(*[i.shape for _, i in adv])
+    checked = []
+    for d, i in adv:
+        vals = i.numpy().astype(np.int64)
+        n = x.shape[d]
+        if vals.size and (vals.min() < -n or vals.max() >= n):
+            bad = vals[(vals < -n) | (vals >= n)].flat[0]
+            raise IndexError(f"index {bad} is out of bounds for axis {d} with size {n}")
+        checked.append(type(x)(np.where(vals < 0, vals + n, vals).reshape(i.shape), device=x.device).broadcast_to(bshape))
+    # flatten the advanced dims into one position, then gather along it
+    adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
+    order = dims + [d for d in range(x.ndim) if d not in dims]
+    xp = x.permute(order)
+    rest = xp.shape[len(dims):]
+    flat_pos = None
+    for k, (d, c) in enumerate(zip(dims, checked)):
+        stride = prod(x.shape[dd] for dd in dims[k + 1 :])
+        term = c * stride if stride != 1 else c
+        flat_pos = term if flat_pos is None else flat_pos + term
+    assert flat_pos is not None
+    data = xp.reshape((prod(x.shape[d] for d in dims),) + rest)
+    nb = len(bshape)
+    idx = flat_pos.reshape(bshape + (1,) * len(rest)).expand(bshape + rest)
+    data_b = data.reshape((1,) * (nb - 1) + data.shape).expand(bshape[:-1] + data.shape) if nb else data
+    if nb == 0:
+        idx = flat_pos.reshape((1,) + (1,) * len(rest)).expand((1,) + rest)
+        data_b = data
+        out = x._new(UOp(Ops.GATHER, x.dtype, (data_b.uop, idx.cast(dtypes.int64).uop), GatherArg(0)))
+        out = out.reshape(rest)
+    else:
+        out = x._new(UOp(Ops.GATHER, x.dtype, (data_b.uop, idx.cast(dtypes.int64).uop), GatherArg(nb - 1)))
+    if adjacent and dims[0] != 0:
+        # NumPy keeps the broadcast index dims in place when the advanced indices are adjacent
+        before = list(range(nb, nb + dims[0]))
+        order2 = before + list(range(nb)) + list(range(nb + dims[0], out.ndim))
+        out = out.permute(order2)
+    return out
+
+
+__all__ = ["MovementMixin", "AxisError"]

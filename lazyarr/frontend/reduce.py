@@ -1,0 +1,199 @@
+"""Reductions and scans (sum, prod, mean, var, std, max, min, argmax, argmin, any, all, logsumexp, softmax,
+log_softmax, cumsum) and matmul. Axis handling follows NumPy: None, an int or a tuple, negative axes, keepdims.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lazyarr import dtypes
+from lazyarr.graph.ops import Ops
+from lazyarr.graph.uop import UOp
+from lazyarr.helpers import normalize_axis, prod
+
+if TYPE_CHECKING:
+    from lazyarr.frontend.tensor import Tensor
+
+
+def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    axes = tuple(normalize_axis(int(a), ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
+    if len(set(axes)) != len(axes):
+        raise ValueError("duplicate value in 'axis'")
+    return axes
+
+
+class ReduceMixin:
+    """Reductions (mixed into Tensor). `keepdim` (PyTorch) is accepted as an alias of `keepdims` (NumPy)."""
+
+    __slots__ = ()
+
+    uop: UOp
+
+    def _reduce(self: Tensor, op: Ops, axis: Any, keepdims: bool) -> Tensor:
+        axes = _axes(axis, self.ndim)
+        out = self._new(self.uop.reduce(op, axes))
+        return out if keepdims else out.reshape(tuple(s for i, s in enumerate(self.shape) if i not in axes))
+
+    def sum(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
+        """Sum over `axis`. Small ints and bool accumulate in int64 (NumPy); float16 accumulates in float32."""
+        keepdims = keepdim if keepdim is not None else keepdims
+        if dtype is not None:
+            x = self.cast(dtype)
+        elif self.dtype.is_bool or (self.dtype.is_int and self.dtype.itemsize < 8):
+            x = self.cast(dtypes.uint64 if self.dtype.is_unsigned else dtypes.int64)
+        else:
+            x = self
+        acc = x.cast(dtypes.float32) if x.dtype is dtypes.float16 else x
+        return acc._reduce(Ops.ADD, axis, keepdims).cast(x.dtype)
+
+    def prod(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
+        keepdims = keepdim if keepdim is not None else keepdims
+        if dtype is not None:
+            x = self.cast(dtype)
+        elif self.dtype.is_bool or (self.dtype.is_int and self.dtype.itemsize < 8):
+            x = self.cast(dtypes.uint64 if self.dtype.is_unsigned else dtypes.int64)
+        else:
+            x = self
+        acc = x.cast(dtypes.float32) if x.dtype is dtypes.float16 else x
+        return acc._reduce(Ops.MUL, axis, keepdims).cast(x.dtype)
+
+    def max(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
+        """Largest value (NaN propagates). ValueError for an empty reduction (NumPy: no identity)."""
+        keepdims = keepdim if keepdim is not None else keepdims
+        self._check_nonempty(axis, "maximum")
+        return self._reduce(Ops.MAX, axis, keepdims)
+
+    def min(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
+        keepdims = keepdim if keepdim is not None else keepdims
+        self._check_nonempty(axis, "minimum")
+        return self._reduce(Ops.MIN, axis, keepdims)
+
+    amax = max
+    amin = min
+
+    def _check_nonempty(self: Tensor, axis: Any, name: str) -> None:
+        if any(self.shape[a] == 0 for a in _axes(axis, self.ndim)) or (axis is None and self.size == 0):
+            raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+
+    def mean(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
+        """Arithmetic mean; integers give the default float. An empty reduction gives NaN (NumPy, without the warning)."""
+        keepdims = keepdim if keepdim is not None else keepdims
+        x = self.cast(dtype) if dtype is not None else self if self.dtype.is_float else self.cast(dtypes.default_float)
+        n = prod(self.shape[a] for a in _axes(axis, self.ndim))
+        total = x.sum(axis, keepdims)
+        return total / n if n else total * float("nan")
+
+    def var(self: Tensor, axis: Any = None, keepdims: bool = False, ddof: int = 0, correction: int | None = None,
+            keepdim: bool | None = None) -> Tensor:
+        """Variance with `ddof` (NumPy; PyTorch's `correction` is accepted too), computed as mean((x-mean)^2)."""
+        keepdims = keepdim if keepdim is not None else keepdims
+        ddof = correction if correction is not None else ddof
+        x = self if self.dtype.is_float else self.cast(dtypes.default_float)
+        n = prod(self.shape[a] for a in _axes(axis, self.ndim))
+        centered = x - x.mean(axis, keepdims=True)
+        sq = (centered * centered).sum(axis, keepdims)
+        return sq / (n - ddof) if n - ddof > 0 else sq * float("nan")
+
+    def std(self: Tensor, axis: Any = None, keepdims: bool = False, ddof: int = 0, correction: int | None = None,
+            keepdim: bool | None = None) -> Tensor:
+        return self.var(axis, keepdims, ddof, correction, keepdim).sqrt()
+
+    def any(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
+        keepdims = keepdim if keepdim is not None else keepdims
+        return self.bool()._reduce(Ops.MAX, axis, keepdims)
+
+    def all(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
+        keepdims = keepdim if keepdim is not None else keepdims
+        return self.bool()._reduce(Ops.MIN, axis, keepdims)
+
+    def _arg_extreme(self: Tensor, axis: Any, keepdims: bool, largest: bool) -> Tensor:
+        if axis is None:
+            return self.reshape(-1)._arg_extreme(0, False, largest).reshape((1,) * self.ndim if keepdims else ())
+        a = normalize_axis(int(axis), self.ndim)
+        n = self.shape[a]
+        if n == 0:
+            raise ValueError(f"attempt to get {'argmax' if largest else 'argmin'} of an empty sequence")
+        m = self.max(a, keepdims=True) if largest else self.min(a, keepdims=True)
+        hit = self == m
+        if self.dtype.is_float:
+            hit = hit | ((m != m) & (self != self))  # the first NaN wins, like NumPy
+        idx = self._new(UOp(Ops.IOTA, dtypes.int64, (), n)).reshape([n if i == a else 1 for i in range(self.ndim)])
+        return hit.where(idx, n).min(a, keepdims=keepdims)
+
+    def argmax(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
+        """Index (int64) of the first largest value along `axis` (flattened when None)."""
+        return self._arg_extreme(axis, keepdim if keepdim is not None else keepdims, True)
+
+    def argmin(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
+        return self._arg_extreme(axis, keepdim if keepdim is not None else keepdims, False)
+
+    def logsumexp(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
+        keepdims = keepdim if keepdim is not None else keepdims
+        x = self if self.dtype.is_float else self.cast(dtypes.default_float)
+        m = x.max(axis, keepdims=True)
+        m = (m.isinf()).where(0, m)
+        out = (x - m).exp().sum(axis, keepdims=True).log() + m
+        return out if keepdims else out.reshape(tuple(s for i, s in enumerate(self.shape) if i not in _axes(axis, self.ndim)))
+
+    def softmax(self: Tensor, axis: int = -1, dim: int | None = None) -> Tensor:
+        """exp(x - max) / sum(exp(x - max)) along `axis` (one fused kernel per row block)."""
+        a = dim if dim is not None else axis
+        x = self if self.dtype.is_float else self.cast(dtypes.default_float)
+        e = (x - x.max(a, keepdims=True)).exp()
+        return e / e.sum(a, keepdims=True)
+
+    def log_softmax(self: Tensor, axis: int = -1, dim: int | None = None) -> Tensor:
+        a = dim if dim is not None else axis
+        x = self if self.dtype.is_float else self.cast(dtypes.default_float)
+        shifted = x - x.max(a, keepdims=True)
+        return shifted - shifted.exp().sum(a, keepdims=True).log()
+
+    def cumsum(self: Tensor, axis: int | None = None, dim: int | None = None) -> Tensor:
+        """Running sum along `axis` (flattened when None, like NumPy), as a masked sum over a triangle."""
+        a = dim if dim is not None else axis
+        if a is None:
+            return self.reshape(-1).cumsum(0)
+        a = normalize_axis(a, self.ndim)
+        x = self
+        if x.dtype.is_bool or (x.dtype.is_int and x.dtype.itemsize < 8):
+            x = x.cast(dtypes.uint64 if x.dtype.is_unsigned else dtypes.int64)
+        n = self.shape[a]
+        moved = x.transpose(a, -1) if a != self.ndim - 1 else x
+        i = self._new(UOp(Ops.IOTA, dtypes.int64, (), n))
+        tri = i.reshape(n, 1) >= i.reshape(1, n)  # tri[out, src]
+        out = (moved.unsqueeze(-2) * tri.cast(x.dtype)).sum(-1)
+        return out.transpose(a, -1) if a != self.ndim - 1 else out
+
+    def matmul(self: Tensor, other: Any) -> Tensor:
+        """Matrix product with NumPy's rules: 1-D operands are promoted and the added dim removed; batch dims broadcast."""
+        cls = type(self)
+        o = other if isinstance(other, cls) else cls(other, device=self.device)
+        if self.ndim == 0 or o.ndim == 0:
+            raise ValueError("matmul: Input operand does not have enough dimensions")
+        dt = dtypes.promote(self.dtype, o.dtype)
+        a, b = self.cast(dt), o.cast(dt)
+        a2 = a.reshape(1, -1) if a.ndim == 1 else a
+        b2 = b.reshape(-1, 1) if b.ndim == 1 else b
+        if a2.shape[-1] != b2.shape[-2]:
+            raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                             f"(n?,k),(k,m?)->(n?,m?) (size {b2.shape[-2]} is different from {a2.shape[-1]})")
+        prod_ = a2.unsqueeze(-1) * b2.unsqueeze(-3)
+        out = prod_.sum(-2, dtype=dt) if dt.is_int or dt.is_bool else prod_.sum(-2)
+        if dt.is_bool:
+            out = out.cast(dtypes.bool_)
+        if a.ndim == 1:
+            out = out.squeeze(-2)
+        if b.ndim == 1:
+            out = out.squeeze(-1)
+        return out
+
+    def dot(self: Tensor, other: Any) -> Tensor:
+        return self.matmul(other)
+
+    def __matmul__(self: Tensor, other: Any) -> Tensor:
+        return self.matmul(other)
+
+    def __rmatmul__(self: Tensor, other: Any) -> Tensor:
+        return type(self)(other, device=self.device).matmul(self)

@@ -1,0 +1,300 @@
+"""Tensor: the user-facing lazy array. Every method builds UOps; `realize()` (and anything that reads data) runs them.
+
+Semantics follow tinygrad's `Tensor` (laziness, views, weak scalars) with NumPy 2's dtype promotion and NumPy's
+error types. Topic modules (`elementwise`, `movement`, `reduce`, `creation`) attach their methods to this class.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from lazyarr import dtypes
+from lazyarr.dtypes import DType
+from lazyarr.graph.ops import GroupOp, Ops
+from lazyarr.graph.schedule import chain_view, strip_movement
+from lazyarr.graph.uop import UOp
+from lazyarr.helpers import flag, prod
+from lazyarr.kernels.device import Buffer, canonical_device
+from lazyarr.kernels.realize import realize_uops
+from lazyarr.frontend.creation import CreationMixin
+from lazyarr.frontend.elementwise import ElementwiseMixin
+from lazyarr.frontend.movement import MovementMixin
+from lazyarr.frontend.reduce import ReduceMixin
+
+# every live Tensor, so a realised graph can repoint all tensors that share it
+all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
+
+
+class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
+    """A lazy n-d array of `dtype` on `device` (tinygrad/PyTorch-style methods, NumPy-style dtypes and errors).
+
+    `Tensor(data, dtype=None, device=None)` takes a Python scalar, a nested list/tuple, a NumPy array (any strides;
+    its dtype is kept) or another Tensor. Python floats default to float32, ints to int64, bools to bool.
+
+    Raises:
+        TypeError: data that is not numeric, or a dtype lazyarr does not support.
+        ValueError: ragged nested lists, or an unknown device.
+    """
+
+    __slots__ = ("uop", "device", "requires_grad", "grad", "_ctx", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, data: Any, dtype: Any = None, device: str | None = None, requires_grad: bool | None = None) -> None:
+        dt = None if dtype is None else dtypes.to_dtype(dtype)
+        if isinstance(data, Tensor):
+            self.device = canonical_device(device, data.device)
+            uop = data.uop if dt is None else data.uop.cast(dt)
+        elif isinstance(data, UOp):
+            self.device = canonical_device(device, flag("DEVICE"))
+            uop = data
+        else:
+            self.device = canonical_device(device, flag("DEVICE"))
+            uop = _uop_from_data(data, dt)
+        self.uop: UOp = uop
+        self.requires_grad: bool | None = requires_grad
+        self.grad: Tensor | None = None
+        self._ctx: Any = None
+        all_tensors.add(self)
+
+    # ---- basic properties ----
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.uop.shape
+
+    @property
+    def dtype(self) -> DType:
+        return self.uop.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.uop.shape)
+
+    @property
+    def size(self) -> int:
+        return prod(self.uop.shape)
+
+    def numel(self) -> int:
+        return self.size
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def _new(self, uop: UOp) -> Tensor:
+        """A tensor on the same device holding `uop`."""
+        t = Tensor.__new__(Tensor)
+        t.uop, t.device, t.requires_grad, t.grad, t._ctx = uop, self.device, None, None, None
+        all_tensors.add(t)
+        return t
+
+    # ---- realisation ----
+    def realize(self, *others: Tensor) -> Tensor:
+        """Compute this tensor (and `others`) now, in one schedule; returns self. Views of buffers stay views."""
+        todo = [t for t in (self, *others) if not _is_realized(t.uop)]
+        if todo:
+            results = realize_uops([t.uop for t in todo])
+            becomes = {t.uop: r for t, r in zip(todo, results)}
+            for t in list(all_tensors):
+                if t.uop in becomes:
+                    t.uop = becomes[t.uop]
+        return self
+
+    def _buffer_view(self) -> tuple[Buffer, Any]:
+        """(Buffer, View) of the realised tensor, materialising a copy when it is not a plain strided view."""
+        self.realize()
+        chain, base = strip_movement(self.uop)
+        if base.op is Ops.CONST:
+            buf = Buffer.from_numpy(np.full((), base.arg, dtype=self.dtype.np_name), self.dtype)
+            base, chain = UOp(Ops.BUFFER, self.dtype, (), buf), chain
+            view = chain_view(chain, (1,))
+            if view is None or view.mask is not None:
+                return self.contiguous_copy()._buffer_view()
+            return buf, view
+        view = chain_view(chain, base.shape)
+        if view is None or view.mask is not None:
+            return self.contiguous_copy()._buffer_view()
+        return base.arg, view
+
+    def contiguous_copy(self) -> Tensor:
+        """A realised C-ordered copy."""
+        return self.clone().realize()
+
+    def numpy(self) -> np.ndarray:
+        """The values as a NumPy array (a copy; realises the tensor)."""
+        if self.size == 0:
+            return np.zeros(self.shape, dtype=self.dtype.np_name)
+        buf, view = self._buffer_view()
+        base = buf.array
+        item = base.itemsize
+        out = np.lib.stride_tricks.as_strided(base[view.offset:], shape=view.shape,
+                                              strides=tuple(s * item for s in view.strides))
+        return out.copy()
+
+    def tolist(self) -> Any:
+        """The values as (nested) Python lists of Python scalars."""
+        return self.numpy().tolist()
+
+    def item(self) -> Any:
+        """The single value of a 1-element tensor as a Python scalar (ValueError otherwise)."""
+        if self.size != 1:
+            raise ValueError(f"can only convert a tensor of size 1 to a Python scalar, not shape {self.shape}")
+        return self.numpy().reshape(()).item()
+
+    def data(self) -> np.ndarray:
+        return self.numpy()
+
+    def __repr__(self) -> str:
+        body = np.array2string(self.numpy(), separator=", ", prefix="Tensor(")
+        return f"Tensor({body}, dtype={self.dtype.name}, device={self.device!r})"
+
+    def __str__(self) -> str:
+        return str(self.numpy())
+
+    def __bool__(self) -> bool:
+        if self.size != 1:
+            raise ValueError("The truth value of a tensor with more than one element is ambiguous. Use a.any() or a.all()")
+        return bool(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if not self.dtype.is_int and not self.dtype.is_bool:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    # ---- dtype ----
+    def cast(self, dtype: Any) -> Tensor:
+        """Values converted to `dtype` (NumPy's astype: floats truncate toward zero into ints, ints wrap)."""
+        return self._new(self.uop.cast(dtypes.to_dtype(dtype)))
+
+    def astype(self, dtype: Any, copy: bool = True) -> Tensor:
+        return self.cast(dtype)
+
+    def float(self) -> Tensor:
+        return self.cast(dtypes.float32)
+
+    def half(self) -> Tensor:
+        return self.cast(dtypes.float16)
+
+    def double(self) -> Tensor:
+        return self.cast(dtypes.float64)
+
+    def int(self) -> Tensor:
+        return self.cast(dtypes.int32)
+
+    def long(self) -> Tensor:
+        return self.cast(dtypes.int64)
+
+    def bool(self) -> Tensor:
+        return self.cast(dtypes.bool_)
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_float
+
+    def contiguous(self) -> Tensor:
+        """A tensor stored in C order when computed (an alias when it already is; see `clone` for a copy)."""
+        return self._new(UOp(Ops.CONTIGUOUS, self.dtype, (self.uop,)))
+
+    def clone(self) -> Tensor:
+        """A copy with its own storage."""
+        return self._new(UOp(Ops.CONTIGUOUS, self.dtype, (self.uop,), "clone"))
+
+    def detach(self) -> Tensor:
+        """The same values, outside the autograd graph."""
+        return self._new(self.uop)
+
+
+def _is_realized(u: UOp) -> bool:
+    _, base = strip_movement(u)
+    return base.op is Ops.BUFFER or (base.op is Ops.CONST and u is base)
+
+
+# ---- building UOps from Python/NumPy data ----
+
+
+def _uop_from_data(data: Any, dt: DType | None) -> UOp:
+    if isinstance(data, (bool, int, float, np.number, np.bool_)):
+        out_dt = dt or dtypes.scalar_dtype(data)
+        value = data.item() if isinstance(data, np.generic) else data
+        if out_dt.is_int and isinstance(value, int) and not isinstance(value, bool) and not _fits(value, out_dt):
+            raise OverflowError(f"Python integer {value} out of bounds for {out_dt.name}")
+        return UOp.const(value, out_dt)
+    if isinstance(data, np.ndarray):
+        return _from_numpy(data, dt or dtypes.from_numpy(data.dtype))
+    if isinstance(data, (list, tuple)):
+        arr = _array_from_nested(data, dt)
+        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype))
+    if hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
+        arr = np.asarray(data)
+        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype))
+    raise TypeError(f"cannot make a Tensor from {type(data).__name__}")
+
+
+def _fits(value: Any, dt: DType) -> bool:
+    if dt.is_int and not isinstance(value, bool):
+        info = np.iinfo(dt.np_name)
+        return isinstance(value, int) and info.min <= value <= info.max
+    return True
+
+
+def _scalar_value(value: Any, dt: DType) -> Any:
+    return bool(value) if dt.is_bool else float(value) if dt.is_float else int(value)
+
+
+def _array_from_nested(data: Sequence[Any], dt: DType | None) -> np.ndarray:
+    def kinds(x: Any) -> Iterable[str]:
+        if isinstance(x, (list, tuple)):
+            for e in x:
+                yield from kinds(e)
+        elif isinstance(x, Tensor):
+            yield x.dtype.kind
+        else:
+            yield dtypes.scalar_kind(x)
+
+    flat_kinds = set(kinds(data))
+    try:
+        arr = np.array([x.numpy() if isinstance(x, Tensor) else x for x in data] if any(isinstance(x, Tensor) for x in data) else data)
+    except ValueError as e:
+        raise ValueError(f"cannot make a Tensor from a ragged nested sequence: {e}") from e
+    if arr.dtype == object:
+        raise ValueError("cannot make a Tensor from a ragged nested sequence")
+    if dt is None:
+        if flat_kinds <= {"b"} and flat_kinds:
+            dt = dtypes.bool_
+        elif flat_kinds <= {"b", "i"} and flat_kinds:
+            dt = dtypes.default_int if arr.dtype.kind in "biu" and arr.dtype != np.uint64 else dtypes.from_numpy(arr.dtype)
+        elif not flat_kinds:
+            dt = dtypes.default_float
+        else:
+            dt = dtypes.default_float if arr.dtype.kind != "f" or arr.dtype == np.float64 else dtypes.from_numpy(arr.dtype)
+    return arr.astype(dt.np_name)
+
+
+def _from_numpy(arr: np.ndarray, dt: DType) -> UOp:
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"lazyarr does not support NumPy dtype {arr.dtype}")
+    buf = Buffer.from_numpy(np.array(arr, dtype=dt.np_name, order="C", copy=True), dt)
+    return UOp(Ops.BUFFER, dt, (), buf).reshape(arr.shape)
+
+

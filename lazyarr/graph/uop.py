@@ -1,0 +1,223 @@
+"""UOp: the immutable, hash-consed node of every lazyarr graph, with shape inference and builders.
+
+Two UOps built from the same (op, dtype, src, arg) are the same Python object, so equal subgraphs are shared and
+identity comparison is structural comparison. Shapes are concrete tuples of ints, computed when a node is built.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+from lazyarr import dtypes
+from lazyarr.dtypes import DType
+from lazyarr.graph.ops import GroupOp, Ops, truncate
+from lazyarr.helpers import prod
+
+
+@dataclass(frozen=True)
+class ReduceArg:
+    """Argument of a REDUCE: the combining op (ADD, MUL, MAX, MIN) and the reduced axes (sorted, kept as size 1)."""
+
+    op: Ops
+    axes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ParamArg:
+    """Argument of a PARAM: the position of the buffer it stands for, and that buffer's element count."""
+
+    slot: int
+    size: int
+
+
+@dataclass(frozen=True)
+class GatherArg:
+    """Argument of a GATHER: `data` (a materialised tensor) read along `axis` at the integer positions in `index`.
+
+    The result has `index`'s shape; `data` is reshaped so its other axes broadcast against it.
+    """
+
+    axis: int
+
+
+class UOp:
+    """One node: `op` applied to `src` with static `arg`, producing `dtype` values of `shape`."""
+
+    __slots__ = ("op", "dtype", "src", "arg", "shape", "_hash", "__weakref__")
+    _cache: weakref.WeakValueDictionary[tuple, UOp] = weakref.WeakValueDictionary()
+
+    op: Ops
+    dtype: DType
+    src: tuple[UOp, ...]
+    arg: Any
+    shape: tuple[int, ...]
+
+    def __new__(cls, op: Ops, dtype: DType, src: tuple[UOp, ...] = (), arg: Any = None) -> UOp:
+        key = (op, dtype, tuple(id(s) for s in src), _arg_key(arg))
+        if (hit := UOp._cache.get(key)) is not None:
+            return hit
+        self = super().__new__(cls)
+        object.__setattr__(self, "op", op)
+        object.__setattr__(self, "dtype", dtype)
+        object.__setattr__(self, "src", tuple(src))
+        object.__setattr__(self, "arg", arg)
+        object.__setattr__(self, "shape", _infer_shape(op, src, arg))
+        object.__setattr__(self, "_hash", hash(key))
+        UOp._cache[key] = self
+        return self
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("UOp is immutable")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __reduce__(self) -> tuple:
+        return UOp, (self.op, self.dtype, self.src, self.arg)
+
+    def __repr__(self) -> str:
+        return pretty(self)
+
+    # ---- properties ----
+    @property
+    def size(self) -> int:
+        return prod(self.shape)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def toposort(self) -> list[UOp]:
+        """Every node of the graph below (and including) self, sources before users."""
+        return toposort([self])
+
+    # ---- builders ----
+    def alu(self, op: Ops, *others: UOp) -> UOp:
+        srcs = (self, *others)
+        out_dtype = dtypes.bool_ if op in GroupOp.Comparison else srcs[-1].dtype
+        return UOp(op, out_dtype, srcs)
+
+    def cast(self, dtype: DType) -> UOp:
+        return self if dtype is self.dtype else UOp(Ops.CAST, dtype, (self,))
+
+    def bitcast(self, dtype: DType) -> UOp:
+        return UOp(Ops.BITCAST, dtype, (self,))
+
+    def reshape(self, shape: tuple[int, ...]) -> UOp:
+        return self if tuple(shape) == self.shape else UOp(Ops.RESHAPE, self.dtype, (self,), tuple(shape))
+
+    def permute(self, order: tuple[int, ...]) -> UOp:
+        return self if tuple(order) == tuple(range(self.ndim)) else UOp(Ops.PERMUTE, self.dtype, (self,), tuple(order))
+
+    def expand(self, shape: tuple[int, ...]) -> UOp:
+        return self if tuple(shape) == self.shape else UOp(Ops.EXPAND, self.dtype, (self,), tuple(shape))
+
+    def shrink(self, arg: tuple[tuple[int, int], ...]) -> UOp:
+        if all(b == 0 and e == s for (b, e), s in zip(arg, self.shape)):
+            return self
+        return UOp(Ops.SHRINK, self.dtype, (self,), tuple(arg))
+
+    def pad(self, arg: tuple[tuple[int, int], ...]) -> UOp:
+        return self if all(b == 0 and a == 0 for b, a in arg) else UOp(Ops.PAD, self.dtype, (self,), tuple(arg))
+
+    def flip(self, axes: tuple[bool, ...]) -> UOp:
+        return self if not any(axes) else UOp(Ops.FLIP, self.dtype, (self,), tuple(axes))
+
+    def reduce(self, op: Ops, axes: tuple[int, ...]) -> UOp:
+        axes = tuple(sorted(set(axes)))
+        return self if not axes else UOp(Ops.REDUCE, self.dtype, (self,), ReduceArg(op, axes))
+
+    @staticmethod
+    def const(value: Any, dtype: DType, shape: tuple[int, ...] = ()) -> UOp:
+        """A scalar constant broadcast to `shape` (RESHAPE + EXPAND of a 0-d CONST)."""
+        c = UOp(Ops.CONST, dtype, (), truncate(value, dtype))
+        return c.reshape((1,) * len(shape)).expand(tuple(shape)) if shape else c
+
+
+def _arg_key(arg: Any) -> Any:
+    # 0.0 == -0.0 and nan != nan, so floats are keyed by their bits
+    return ("float", arg.hex()) if isinstance(arg, float) else arg
+
+
+def _movement_shape(op: Ops, src_shape: tuple[int, ...], arg: Any) -> tuple[int, ...]:
+    if op is Ops.RESHAPE:
+        if prod(arg) != prod(src_shape):
+            raise ValueError(f"cannot reshape array of size {prod(src_shape)} into shape {arg}")
+        return tuple(arg)
+    if op is Ops.PERMUTE:
+        if sorted(arg) != list(range(len(src_shape))):
+            raise ValueError(f"axes {arg} don't match array of dimension {len(src_shape)}")
+        return tuple(src_shape[i] for i in arg)
+    if op is Ops.EXPAND:
+        if len(arg) != len(src_shape) or any(s != n and s != 1 for s, n in zip(src_shape, arg)):
+            raise ValueError(f"cannot broadcast shape {src_shape} to {tuple(arg)}")
+        return tuple(arg)
+    if op is Ops.SHRINK:
+        if len(arg) != len(src_shape) or any(not 0 <= b <= e <= s for (b, e), s in zip(arg, src_shape)):
+            raise ValueError(f"invalid shrink {arg} of shape {src_shape}")
+        return tuple(e - b for b, e in arg)
+    if op is Ops.PAD:
+        if len(arg) != len(src_shape) or any(b < 0 or a < 0 for b, a in arg):
+            raise ValueError(f"invalid pad {arg} of shape {src_shape}")
+        return tuple(s + b + a for s, (b, a) in zip(src_shape, arg))
+    if len(arg) != len(src_shape):  # FLIP
+        raise ValueError(f"invalid flip {arg} of shape {src_shape}")
+    return src_shape
+
+
+def _infer_shape(op: Ops, src: tuple[UOp, ...], arg: Any) -> tuple[int, ...]:
+    if op is Ops.BUFFER:
+        return (arg.size,)
+    if op is Ops.PARAM:
+        return (arg.size,)
+    if op is Ops.CONST:
+        return ()
+    if op is Ops.IOTA:
+        return (arg,)
+    if op in GroupOp.Movement:
+        return _movement_shape(op, src[0].shape, arg)
+    if op is Ops.REDUCE:
+        return tuple(1 if i in arg.axes else s for i, s in enumerate(src[0].shape))
+    if op is Ops.ASSIGN or op is Ops.GATHER:
+        return src[1].shape
+    shape = src[0].shape
+    for s in src[1:]:
+        if s.shape != shape:
+            raise ValueError(f"{op.name} operands have shapes {shape} and {s.shape} (broadcast them first)")
+    return shape
+
+
+def toposort(roots: list[UOp]) -> list[UOp]:
+    """Every node reachable from `roots`, each after all of its sources (iterative: deep graphs don't recurse)."""
+    order: list[UOp] = []
+    seen: set[int] = set()
+    for root in roots:
+        stack: list[tuple[UOp, bool]] = [(root, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if expanded:
+                order.append(node)
+                continue
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            stack.append((node, True))
+            stack.extend((s, False) for s in reversed(node.src) if id(s) not in seen)
+    return order
+
+
+def pretty(root: UOp, limit: int = 60) -> str:
+    """A readable multi-line listing of the graph below `root` (one node per line, sources by number)."""
+    nodes = root.toposort()
+    index = {id(n): i for i, n in enumerate(nodes)}
+    lines = []
+    for i, n in enumerate(nodes[-limit:], start=max(0, len(nodes) - limit)):
+        srcs = ",".join(f"%{index[id(s)]}" for s in n.src)
+        arg = "" if n.arg is None else f" {n.arg!r}"
+        lines.append(f"%{i} = {n.op.name}({srcs}){arg} : {n.dtype.name}{list(n.shape)}")
+    return "\n".join(lines)

@@ -1,0 +1,118 @@
+"""Environment flags, the `Context` that overrides them, and small utilities.
+
+Every flag lazyarr reads lives in `FLAGS`; code elsewhere reads `flag("NAME")`, never `os.environ`.
+This module imports nothing of lazyarr's.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One environment flag: its name (read as ``LAZYARR_<name>``), type, default and meaning."""
+
+    name: str
+    kind: type
+    default: Any
+    doc: str
+
+
+FLAGS: dict[str, Flag] = {
+    f.name: f
+    for f in (
+        Flag("FUSE", int, 1, "1: fuse elementwise/reduce chains into kernels; 0: one kernel per op (same numerics)."),
+        Flag("DEBUG", int, 0, "1: one line per kernel launch (time, GB/s); 2: also generated source; 3: also the UOp graph."),
+        Flag("DEVICE", str, "CPU", "Default device for new tensors: CPU or CUDA."),
+        Flag("CACHE_DIR", str, "", "Directory of the on-disk kernel cache (default ~/.cache/lazyarr)."),
+        Flag("NUM_THREADS", int, 0, "Threads for large CPU kernels (0: all cores Numba may use)."),
+        Flag("VERIFY", int, 0, "1: run the graph verifier on every scheduled graph (on in the test suite)."),
+        Flag("SCHEDULE_CACHE", int, 1, "0: disable the in-process schedule cache."),
+        Flag("PARALLEL_MIN", int, 1 << 16, "Elements a CPU kernel must cover before it is split across threads."),
+        Flag("NULL", int, 0, "1: schedule and render kernels but do not compile or run them (kernel counting)."),
+    )
+}
+
+_overrides = threading.local()
+
+
+def _stack() -> list[dict[str, Any]]:
+    if not hasattr(_overrides, "stack"):
+        _overrides.stack = []
+    return _overrides.stack
+
+
+@functools.cache
+def _env_value(name: str) -> Any:
+    spec = FLAGS[name]
+    raw = os.environ.get(f"LAZYARR_{name}")
+    if raw is None or raw == "":
+        return spec.default
+    try:
+        return spec.kind(raw)
+    except ValueError as e:
+        raise ValueError(f"LAZYARR_{name}={raw!r} is not a valid {spec.kind.__name__}") from e
+
+
+def flag(name: str) -> Any:
+    """Current value of flag `name`: the innermost `Context` override, else ``LAZYARR_<name>``, else the default."""
+    for frame in reversed(_stack()):
+        if name in frame:
+            return frame[name]
+    return _env_value(name)
+
+
+class Context:
+    """Temporarily override flags, e.g. ``with lazyarr.Context(FUSE=0): ...``.
+
+    Raises:
+        KeyError: for a flag name lazyarr does not know.
+    """
+
+    def __init__(self, **overrides: Any) -> None:
+        for name in overrides:
+            if name not in FLAGS:
+                raise KeyError(f"unknown flag {name!r}; known flags: {', '.join(FLAGS)}")
+        self.overrides = {k: FLAGS[k].kind(v) for k, v in overrides.items()}
+
+    def __enter__(self) -> Context:
+        _stack().append(self.overrides)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _stack().pop()
+
+
+def prod(xs: Iterable[int]) -> int:
+    """Product of integers (1 for an empty sequence)."""
+    return math.prod(xs)
+
+
+def cache_dir() -> str:
+    """The on-disk cache directory (``LAZYARR_CACHE_DIR`` or ``~/.cache/lazyarr``)."""
+    return flag("CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "lazyarr")
+
+
+class AxisError(ValueError, IndexError):
+    """An axis argument out of range (a ValueError and an IndexError, like NumPy's ``AxisError``)."""
+
+
+def normalize_axis(axis: int, ndim: int) -> int:
+    """Map a possibly negative `axis` into [0, ndim) (NumPy's rule).
+
+    Raises:
+        TypeError: axis is not an integer.
+        AxisError: axis outside [-ndim, ndim).
+    """
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"axis must be an integer, got {type(axis).__name__}")
+    if not -ndim <= axis < ndim:
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim

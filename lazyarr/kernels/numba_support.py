@@ -1,0 +1,128 @@
+"""Numba helpers that generated CPU kernels import: bit casts, float16 conversion, and NaN-propagating max/min.
+
+Numba has no float16 arithmetic on CPU, so float16 buffers are passed as uint16 bit patterns, widened to float32 on
+load and rounded back (round-half-to-even, like NumPy) on every op and store. This module imports numba.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.core import cgutils  # noqa: F401  (keeps numba's extension machinery loaded before intrinsics)
+from numba.extending import intrinsic
+
+_BITS_FOR = {types.float32: types.uint32, types.float64: types.uint64, types.int32: types.float32,
+             types.int64: types.float64, types.uint32: types.float32, types.uint64: types.float64}
+
+
+@intrinsic
+def bitcast(typingctx, value, to):  # type: ignore[no-untyped-def]
+    """Reinterpret the bits of `value` as dtype `to` (same width), e.g. ``bitcast(x, np.uint32)``."""
+    target = to.instance_type if isinstance(to, types.NumberClass) else to.dtype
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.bitcast(args[0], context.get_value_type(target))
+
+    return target(value, to), codegen
+
+
+_OPTS = {"nogil": True, "cache": True, "error_model": "numpy"}
+
+
+@njit(**_OPTS)
+def f16_bits_to_f32(h):  # type: ignore[no-untyped-def]
+    """The float32 value of a float16 bit pattern (exact)."""
+    h = np.uint32(h)
+    sign = (h >> np.uint32(15)) & np.uint32(1)
+    exp = (h >> np.uint32(10)) & np.uint32(0x1F)
+    man = h & np.uint32(0x3FF)
+    if exp == 0x1F:
+        bits = (sign << np.uint32(31)) | np.uint32(0x7F800000) | (man << np.uint32(13))
+        return bitcast(np.uint32(bits), np.float32)
+    if exp == 0:
+        mag = np.float32(man) * np.float32(5.9604644775390625e-08)  # man * 2**-24, exact
+        return -mag if sign else mag
+    bits = (sign << np.uint32(31)) | ((exp + np.uint32(112)) << np.uint32(23)) | (man << np.uint32(13))
+    return bitcast(np.uint32(bits), np.float32)
+
+
+@njit(**_OPTS)
+def f32_to_f16_bits(f):  # type: ignore[no-untyped-def]
+    """The float16 bit pattern nearest to float32 `f` (round half to even; overflow to inf; NaN stays NaN)."""
+    x = bitcast(np.float32(f), np.uint32)
+    sign = (x >> np.uint32(16)) & np.uint32(0x8000)
+    exp = np.int32((x >> np.uint32(23)) & np.uint32(0xFF))
+    man = x & np.uint32(0x7FFFFF)
+    if exp == 0xFF:
+        return np.uint16(sign | np.uint32(0x7C00) | (np.uint32(0x200) if man else np.uint32(0)))
+    e = exp - 127 + 15
+    if e >= 0x1F:
+        return np.uint16(sign | np.uint32(0x7C00))
+    if e <= 0:
+        if e < -10:
+            return np.uint16(sign)
+        man = man | np.uint32(0x800000)
+        shift = np.uint32(14 - e)
+        half = np.uint32(1) << (shift - np.uint32(1))
+        rest = man & ((np.uint32(1) << shift) - np.uint32(1))
+        out = man >> shift
+        if rest > half or (rest == half and (out & np.uint32(1))):
+            out += np.uint32(1)
+        return np.uint16(sign | out)
+    out = (np.uint32(e) << np.uint32(10)) | (man >> np.uint32(13))
+    rest = man & np.uint32(0x1FFF)
+    if rest > np.uint32(0x1000) or (rest == np.uint32(0x1000) and (out & np.uint32(1))):
+        out += np.uint32(1)  # may carry into the exponent, which rounds up to the next power of two or inf
+    return np.uint16(sign | out)
+
+
+@njit(**_OPTS)
+def round_f16(f):  # type: ignore[no-untyped-def]
+    """float32 `f` rounded to the nearest float16 value (kept as float32)."""
+    return f16_bits_to_f32(f32_to_f16_bits(f))
+
+
+@njit(**_OPTS)
+def fmax(a, b):  # type: ignore[no-untyped-def]
+    """max that propagates NaN (np.maximum)."""
+    return a if (a > b or a != a) else b
+
+
+@njit(**_OPTS)
+def fmin(a, b):  # type: ignore[no-untyped-def]
+    """min that propagates NaN (np.minimum)."""
+    return a if (a < b or a != a) else b
+
+
+@njit(**_OPTS)
+def shl(a, b, bits):  # type: ignore[no-untyped-def]
+    """a << b with NumPy's result for shifts of `bits` or more (0) and negative shifts (0)."""
+    return a << b if 0 <= b < bits else a ^ a
+
+
+@njit(**_OPTS)
+def shr(a, b, bits):  # type: ignore[no-untyped-def]
+    """a >> b (arithmetic for signed a) with NumPy's result for over-wide shifts (0 or -1)."""
+    if 0 <= b < bits:
+        return a >> b
+    return (a ^ a) - 1 if a < 0 else a ^ a
+
+
+@njit(**_OPTS)
+def ipow(a, b):  # type: ignore[no-untyped-def]
+    """Integer power by squaring, wrapping like NumPy (b < 0 gives 0, except for a of 1 or -1)."""
+    if b < 0:
+        if a == 1:
+            return a
+        if a == -1:
+            return a if b & 1 else -a
+        return a ^ a
+    result = a ^ a
+    result += 1
+    base = a
+    while b:
+        if b & 1:
+            result *= base
+        base *= base
+        b >>= 1
+    return result

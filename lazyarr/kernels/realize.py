@@ -1,0 +1,123 @@
+"""Execution: normalized roots in, the schedule run on real buffers, the roots' results (over BUFFERs) out.
+
+Every kernel launch goes through `ExecItem.run`; while `capturing` is non-empty each launch is also handed to the
+capturers (the JIT), so this module never imports the JIT.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from lazyarr.graph.ops import Ops
+from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule
+from lazyarr.graph.uop import UOp
+from lazyarr.helpers import flag, prod
+from lazyarr.kernels import render_numba, runtime_numba
+from lazyarr.kernels.device import Buffer
+from lazyarr.kernels.lower import Lowered, lower
+from lazyarr.kernels.stats import COUNTERS
+
+
+class Capturer(Protocol):
+    def add(self, item: ExecItem) -> None: ...
+
+
+capturing: list[Capturer] = []
+
+
+@dataclass
+class CompiledKernel:
+    """A lowered, rendered and compiled kernel with the runtime integer args of the shapes it was lowered for."""
+
+    lowered: Lowered
+    source: str
+    fn: Any
+    bytes_per_launch: int
+
+
+_kernels: dict[tuple[ScheduleItem, tuple[int, ...]], CompiledKernel] = {}
+
+
+def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...]) -> CompiledKernel:
+    """Lower, render and compile `item` (cached by the item and its buffers' sizes)."""
+    key = (item, buffer_sizes)
+    if key in _kernels:
+        return _kernels[key]
+    low = lower(item)
+    source = render_numba.render(low.program, "kernel")
+    fn = None if flag("NULL") else runtime_numba.compile_source(source)
+    if flag("DEBUG") >= 2:
+        print(source)
+    out_bytes = prod(item.ast.src[0].shape) * item.ast.dtype.itemsize
+    in_bytes = sum(min(n.arg.size, prod(item.full_shape)) * n.dtype.itemsize
+                   for n in item.ast.toposort() if n.op is Ops.PARAM and n.arg.slot != 0)
+    ck = CompiledKernel(low, source, fn, out_bytes + in_bytes)
+    _kernels[key] = ck
+    return ck
+
+
+@dataclass
+class ExecItem:
+    """One launch: a compiled kernel and the buffers it runs on (slot order)."""
+
+    kernel: CompiledKernel
+    bufs: list[Buffer]
+
+    def run(self) -> None:
+        for c in capturing:
+            c.add(self)
+        k = self.kernel
+        COUNTERS.kernels_launched += 1
+        COUNTERS.bytes_moved += k.bytes_per_launch
+        COUNTERS.flops += k.lowered.flops
+        if k.fn is None:
+            return
+        low = k.lowered
+        start = time.perf_counter()
+        runtime_numba.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args, low.program.parallel,
+                             low.outer_size, prod(self.bufs[0].array.shape))
+        elapsed = time.perf_counter() - start
+        COUNTERS.kernel_time += elapsed
+        if flag("DEBUG") >= 1:
+            shape = "x".join(map(str, low.outer_size and [low.outer_size] or [1]))
+            print(f"*** kernel {runtime_numba.kernel_name(k.source)[:11]} outer {shape:>10} "
+                  f"{elapsed * 1e6:9.1f} us {k.bytes_per_launch / max(elapsed, 1e-9) / 1e9:7.2f} GB/s")
+
+
+def realize_uops(roots: list[UOp]) -> list[UOp]:
+    """Compute `roots` (graphs over BUFFER leaves); returns each root's value as a view of a BUFFER, or a constant."""
+    norm, inputs = normalize(roots)
+    before = len(_schedule_seen)
+    sched = schedule(norm)
+    _schedule_seen.add(id(sched))
+    if len(_schedule_seen) != before:
+        COUNTERS.schedules_created += 1
+    bufs = run_schedule(sched, inputs)
+    return [_substitute(r, bufs) for r in sched.results]
+
+
+_schedule_seen: set[int] = set()
+
+
+def run_schedule(sched: Schedule, inputs: list[Buffer]) -> list[Buffer]:
+    """Allocate the schedule's new buffers and launch its kernels in order; returns every buffer by index."""
+    bufs: list[Buffer] = []
+    for b in sched.buffers:
+        if isinstance(b, NewBuffer):
+            bufs.append(Buffer(b.size, b.dtype, inputs[0].device if inputs else "CPU"))
+        else:
+            bufs.append(inputs[b])
+    for item in sched.items:
+        item_bufs = [bufs[i] for i in item.bufs]
+        ExecItem(get_kernel(item, tuple(b.size for b in item_bufs)), item_bufs).run()
+    return bufs
+
+
+def _substitute(u: UOp, bufs: list[Buffer]) -> UOp:
+    if u.op is Ops.PARAM:
+        return UOp(Ops.BUFFER, u.dtype, (), bufs[u.arg.slot])
+    if not u.src:
+        return u
+    return UOp(u.op, u.dtype, tuple(_substitute(s, bufs) for s in u.src), u.arg)

@@ -291,8 +291,8 @@ def _getitem(t: Tensor, idx: Any) -> Tensor:
         raise IndexError("an index can only have a single ellipsis ('...')")
     if consumed > t.ndim:
         raise IndexError(f"too many indices for array: array is {t.ndim}-dimensional, but {consumed} were indexed")
-    if Ellipsis in flat:
-        e = flat.index(Ellipsis)
+    if any(i is Ellipsis for i in flat):
+        e = next(k for k, i in enumerate(flat) if i is Ellipsis)
         flat = flat[:e] + [slice(None)] * (t.ndim - consumed) + flat[e + 1 :]
     else:
         flat = flat + [slice(None)] * (t.ndim - consumed)

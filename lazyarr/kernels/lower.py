@@ -78,11 +78,13 @@ class Program:
 
 @dataclass
 class Lowered:
-    """A Program plus the runtime values of its int params, the loop-space size and bytes/flops estimates."""
+    """A Program plus the runtime values of its int params, the extent of its first (parallel) loop, the number of
+    loop iterations in all (`work`) and a flop estimate."""
 
     program: Program
     int_args: list[int]
     outer_size: int
+    work: int
     flops: int
 
 
@@ -350,8 +352,8 @@ class _Lowerer:
             v = self.value(self.value_root(), scope)
             self.store(cur, scope, v)
         prog = Program("k", self.buf_dtypes(), self.ints, body, bool(loops))
-        outer_size = _prod(self.shape[d] for d in outer)
-        return Lowered(prog, self.int_vals, outer_size, self.flops * _prod(self.full))
+        first_loop = self.shape[outer[0]] if outer else 1
+        return Lowered(prog, self.int_vals, first_loop, _prod(self.full), self.flops * _prod(self.full))
 
     def value_root(self) -> UOp:
         return self.root

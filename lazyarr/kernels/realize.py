@@ -77,12 +77,11 @@ class ExecItem:
         low = k.lowered
         start = time.perf_counter()
         runtime_numba.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args, low.program.parallel,
-                             low.outer_size, prod(self.bufs[0].array.shape))
+                             low.outer_size, low.work)
         elapsed = time.perf_counter() - start
         COUNTERS.kernel_time += elapsed
         if flag("DEBUG") >= 1:
-            shape = "x".join(map(str, low.outer_size and [low.outer_size] or [1]))
-            print(f"*** kernel {runtime_numba.kernel_name(k.source)[:11]} outer {shape:>10} "
+            print(f"*** kernel {runtime_numba.kernel_name(k.source)[:11]} work {low.work:>10} "
                   f"{elapsed * 1e6:9.1f} us {k.bytes_per_launch / max(elapsed, 1e-9) / 1e9:7.2f} GB/s")
 
 

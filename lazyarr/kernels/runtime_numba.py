@@ -7,6 +7,7 @@ cannot be read is deleted and compiled again. This is the only module (with numb
 
 from __future__ import annotations
 
+import functools
 import glob
 import hashlib
 import importlib.util
@@ -28,11 +29,22 @@ _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
 
 
-def kernel_name(source: str) -> str:
-    """A stable module/function name derived from the source text."""
+@functools.cache
+def _support_digest() -> str:
+    # Numba's cache only watches the kernel's own file: fold in the helper modules kernels call
     import numba
 
-    digest = hashlib.sha256(f"{CACHE_VERSION}|{numba.__version__}|{source}".encode()).hexdigest()[:20]
+    h = hashlib.sha256(f"{CACHE_VERSION}|{numba.__version__}".encode())
+    here = os.path.dirname(os.path.abspath(__file__))
+    for helper in sorted(glob.glob(os.path.join(here, "numba_*.py")) + glob.glob(os.path.join(here, "transcendental*.py"))):
+        with open(helper, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
+
+
+def kernel_name(source: str) -> str:
+    """A stable module name derived from the source text and the helper modules it calls."""
+    digest = hashlib.sha256(f"{_support_digest()}|{source}".encode()).hexdigest()[:20]
     return f"lk_{digest}"
 
 

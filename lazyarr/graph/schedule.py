@@ -124,6 +124,8 @@ def apply_movement(v: View, mv: UOp) -> View | None:
         return v.shrink(mv.arg)
     if mv.op is Ops.PAD:
         return v.pad(mv.arg)
+    if mv.op is Ops.STRIDE:
+        return v.stride(mv.arg)
     return v.flip(mv.arg)
 
 

@@ -41,23 +41,28 @@ def _unary(fmt: str) -> Callable[[DType, list[str]], str]:
     return lambda dt, s: fmt.format(*s)
 
 
+# ops computed by lazyarr.kernels.transcendental (range reduction + polynomials that LLVM vectorises), the same
+# function fused or not; float16 operands live in float32 registers and their results are rounded by the cast after
+TRANSCENDENTAL = {Ops.EXP: "exp", Ops.EXP2: "exp2", Ops.LOG: "log", Ops.LOG2: "log2", Ops.LOG1P: "log1p",
+                  Ops.EXPM1: "expm1", Ops.SIN: "sin", Ops.COS: "cos", Ops.TAN: "tan", Ops.TANH: "tanh", Ops.ERF: "erf",
+                  Ops.POW: "pow"}
+
+
+def _transcendental(name: str) -> Callable[[DType, list[str]], str]:
+    def render(dt: DType, s: list[str]) -> str:
+        if not dt.is_float:
+            raise NotImplementedError(f"{name} of {dt.name} on CPU (the frontend computes it in a float dtype)")
+        return f"{name}_{'f64' if dt.itemsize == 8 else 'f32'}({', '.join(s)})"
+
+    return render
+
+
 # op -> (dtype of the operands, operand names) -> expression; results are then cast to the op's dtype
 ALU_RENDER: dict[Ops, Callable[[DType, list[str]], str]] = {
     Ops.NEG: lambda dt, s: f"not {s[0]}" if dt.is_bool else f"-{s[0]}",
     Ops.ABS: lambda dt, s: s[0] if dt.is_bool or dt.is_unsigned else f"abs({s[0]})",
     Ops.SQRT: _unary("np.sqrt({0})"),
     Ops.RECIPROCAL: lambda dt, s: f"{render_const(1.0, dt)} / {s[0]}",
-    Ops.EXP: _unary("np.exp({0})"),
-    Ops.EXP2: _unary("np.exp2({0})"),
-    Ops.LOG: _unary("np.log({0})"),
-    Ops.LOG2: _unary("np.log2({0})"),
-    Ops.LOG1P: _unary("np.log1p({0})"),
-    Ops.EXPM1: _unary("np.expm1({0})"),
-    Ops.SIN: _unary("np.sin({0})"),
-    Ops.COS: _unary("np.cos({0})"),
-    Ops.TAN: _unary("np.tan({0})"),
-    Ops.TANH: _unary("np.tanh({0})"),
-    Ops.ERF: _unary("math.erf({0})"),
     Ops.FLOOR: _unary("np.floor({0})"),
     Ops.CEIL: _unary("np.ceil({0})"),
     Ops.TRUNC: _unary("np.trunc({0})"),
@@ -71,7 +76,7 @@ ALU_RENDER: dict[Ops, Callable[[DType, list[str]], str]] = {
     Ops.MOD: lambda dt, s: f"{s[0]} % {s[1]}",
     Ops.MAX: lambda dt, s: f"fmax({s[0]}, {s[1]})" if dt.is_float else f"max({s[0]}, {s[1]})",
     Ops.MIN: lambda dt, s: f"fmin({s[0]}, {s[1]})" if dt.is_float else f"min({s[0]}, {s[1]})",
-    Ops.POW: lambda dt, s: f"{s[0]} ** {s[1]}" if dt.is_float else f"ipow({s[0]}, {s[1]})",
+    Ops.POW: lambda dt, s: _transcendental("pow")(dt, s) if dt.is_float else f"ipow({s[0]}, {s[1]})",
     Ops.CMPLT: lambda dt, s: f"{s[0]} < {s[1]}",
     Ops.CMPLE: lambda dt, s: f"{s[0]} <= {s[1]}",
     Ops.CMPEQ: lambda dt, s: f"{s[0]} == {s[1]}",
@@ -83,6 +88,10 @@ ALU_RENDER: dict[Ops, Callable[[DType, list[str]], str]] = {
     Ops.SHR: lambda dt, s: f"shr({s[0]}, {s[1]}, {dt.bits})",
     Ops.WHERE: lambda dt, s: f"{s[1]} if {s[0]} else {s[2]}",
 }
+ALU_RENDER.update({op: _transcendental(name) for op, name in TRANSCENDENTAL.items() if op is not Ops.POW})
+
+
+TRANSCENDENTAL_IMPORTS = [f"{name}_{t}" for name in TRANSCENDENTAL.values() for t in ("f32", "f64")]
 
 
 class _Renderer:
@@ -159,6 +168,7 @@ class _Renderer:
             "from numba import njit, types",
             "from lazyarr.kernels.numba_support import bitcast, f16_bits_to_f32, f32_to_f16_bits, fmax, fmin, ipow, "
             "round_f16, shl, shr",
+            f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",
             "",

@@ -33,12 +33,18 @@ class Instr:
 
 @dataclass
 class Loop:
-    """`for var in range(extent)`; the kernel's first outer loop runs `range(start, end)` chunks when `parallel`."""
+    """`for var in range(extent)`; the kernel's first outer loop runs `range(start, end)` chunks when `parallel`.
+
+    `blocked` marks the innermost loop of a reduction over the kernel's last axis (a "row" reduction). A renderer
+    may sum the float ADD AccUpdates inside it in fixed-size blocks (the Numba renderer does, so that the sums
+    vectorise); it must do the same whatever the loop body computes, so fused and unfused kernels agree.
+    """
 
     var: str
     extent: str
     body: list[Stmt] = field(default_factory=list)
     parallel: bool = False
+    blocked: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,14 +106,23 @@ def view_stack(chain: list[UOp], base_shape: tuple[int, ...]) -> list[View]:
     return stack
 
 
+def row_reduction(full: tuple[int, ...], reduce_axes: tuple[int, ...]) -> bool:
+    """True when a kernel reduces its last axis (of size > 1): that axis gets its own, innermost, `blocked` loop."""
+    return bool(full) and len(full) - 1 in reduce_axes and full[-1] > 1
+
+
 def _squeeze_merge(full: tuple[int, ...], reduce_axes: tuple[int, ...], tops: list[View]) -> tuple[list[list[int]], tuple[int, ...]]:
-    """Groups of original dims that collapse into one loop dim, and the new reduce axes."""
+    """Groups of original dims that collapse into one loop dim, and the new reduce axes.
+
+    The last axis of a row reduction is never merged with the reduced axes before it: how a sum over it is grouped
+    must not depend on the layout of the operands (a fused kernel reads views, an unfused one contiguous buffers)."""
     keep = [d for d in range(len(full)) if full[d] != 1]
+    lone = len(full) - 1 if row_reduction(full, reduce_axes) else -1
     groups: list[list[int]] = []
     for d in keep:
         if groups:
             prev = groups[-1][-1]
-            same_kind = (prev in reduce_axes) == (d in reduce_axes)
+            same_kind = (prev in reduce_axes) == (d in reduce_axes) and d != lone
             if same_kind and all(_mergeable(v, prev, d) for v in tops):
                 groups[-1].append(d)
                 continue
@@ -173,6 +188,7 @@ class _Lowerer:
         self.full = full
         self.shape = tuple(_prod(full[d] for d in g) for g in self.groups)
         self.out_view, self.red_set = out_view, set(self.reduce_axes)
+        self.row = row_reduction(full, red)
 
     def _at_kernel_shape(self, n: UOp) -> bool:
         full, red = self.item.full_shape, self.item.reduce_axes
@@ -399,7 +415,7 @@ class _Scope:
         cur = outer_loop_container
         first: Loop | None = None
         for d in self.inner:
-            loop = Loop(f"r{d}_{self.lo.new('')}", self.extents[d])
+            loop = Loop(f"r{d}_{self.lo.new('')}", self.extents[d], blocked=self.lo.row and d == self.inner[-1])
             self.vars[d] = loop.var
             if first is None:
                 first = loop

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit, types
 from numba.core import cgutils  # noqa: F401  (keeps numba's extension machinery loaded before intrinsics)
 from numba.extending import intrinsic
+from llvmlite import ir
 
 _BITS_FOR = {types.float32: types.uint32, types.float64: types.uint64, types.int32: types.float32,
              types.int64: types.float64, types.uint32: types.float32, types.uint64: types.float64}
@@ -26,7 +27,56 @@ def bitcast(typingctx, value, to):  # type: ignore[no-untyped-def]
     return target(value, to), codegen
 
 
+def _float_intrinsic(name: str, flags: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    """A two-argument float intrinsic emitting LLVM `name` (an instruction or an llvm.* intrinsic call)."""
+
+    def typer(typingctx, a, b):  # type: ignore[no-untyped-def]
+        if not isinstance(a, types.Float) or a != b:
+            return None
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            if name == "fadd":
+                return builder.fadd(args[0], args[1], flags=flags)
+            t = args[0].type
+            fn = builder.module.declare_intrinsic(name, [t], ir.FunctionType(t, [t, t]))
+            return builder.call(fn, args)
+
+        return a(a, b), codegen
+
+    return intrinsic(typer)
+
+
+# reduction accumulators: fmaximum/fminimum propagate NaN and order -0 < +0, so they are associative and LLVM may
+# vectorise a max/min reduction loop without changing its result
+fmaximum = _float_intrinsic("llvm.maximum")
+fminimum = _float_intrinsic("llvm.minimum")
+_add_reassoc = _float_intrinsic("fadd", ("reassoc",))
+
+# elements per block of a blocked float sum (see block_sum)
+REDUCE_BLOCK = 128
+
 _OPTS = {"nogil": True, "cache": True, "error_model": "numpy"}
+
+
+# Sum of tmp[0:REDUCE_BLOCK] as one vectorised tree. The adds may be reassociated, so LLVM vectorises the loop; the
+# order it picks is fixed by this loop alone (a constant trip count, the same code in every kernel), so every kernel
+# that sums a block gets the same result. Short blocks are padded with -0.0, which leaves any sum unchanged.
+@njit(**_OPTS)
+def block_sum_f32(tmp):  # type: ignore[no-untyped-def]
+    """Sum of the float32 block tmp[0:REDUCE_BLOCK] (a fixed vectorised order)."""
+    s = np.float32(-0.0)
+    for i in range(REDUCE_BLOCK):
+        s = _add_reassoc(s, tmp[i])
+    return s
+
+
+@njit(**_OPTS)
+def block_sum_f64(tmp):  # type: ignore[no-untyped-def]
+    """Sum of the float64 block tmp[0:REDUCE_BLOCK] (a fixed vectorised order)."""
+    s = np.float64(-0.0)
+    for i in range(REDUCE_BLOCK):
+        s = _add_reassoc(s, tmp[i])
+    return s
 
 
 @njit(**_OPTS)

@@ -99,6 +99,7 @@ class _Renderer:
         self.prog = prog
         self.dtypes: dict[str, DType] = {}
         self.lines: list[str] = []
+        self.scratch: set[str] = set()  # scratch arrays of blocked sums ("f32", "f64")
 
     def cast(self, expr: str, dt: DType) -> str:
         if dt.name == "float16":
@@ -138,6 +139,8 @@ class _Renderer:
         pad = "    " * depth
         if isinstance(s, Instr):
             self.lines.append(f"{pad}{s.name} = {self.instr(s)}")
+        elif isinstance(s, Loop) and (acc := self.blocked_sum(s)) is not None:
+            self.blocked_loop(s, acc, depth)
         elif isinstance(s, Loop):
             self.dtypes[s.var] = dtypes.int64
             rng = "range(start, end)" if s.parallel else f"range({s.extent})"
@@ -151,12 +154,48 @@ class _Renderer:
             self.lines.append(f"{pad}{s.acc} = {render_const(_identity(s.op, s.dtype), s.dtype)}")
         elif isinstance(s, AccUpdate):
             dt = self.dtypes[s.acc]
-            expr = ALU_RENDER[s.op](dt, [s.acc, s.src])
+            if dt.is_float and s.op in (Ops.MAX, Ops.MIN):  # associative max/min: the reduction vectorises
+                expr = f"{'fmaximum' if s.op is Ops.MAX else 'fminimum'}({s.acc}, {s.src})"
+            else:
+                expr = ALU_RENDER[s.op](dt, [s.acc, s.src])
             self.lines.append(f"{pad}{s.acc} = {expr if dt.is_bool else self.cast(expr, dt)}")
         elif isinstance(s, Store):
             dt = self.prog.buf_dtypes[s.buf]
             value = f"f32_to_f16_bits({s.src})" if dt.name == "float16" else s.src
             self.lines.append(f"{pad}b{s.buf}[np.uint64({s.index})] = {value}")
+
+    def blocked_sum(self, loop: Loop) -> AccUpdate | None:
+        """The float32/float64 sum a `blocked` loop accumulates, if that is what it does."""
+        if not loop.blocked:
+            return None
+        for s in loop.body:
+            if isinstance(s, AccUpdate) and s.op is Ops.ADD and self.dtypes[s.acc].name in ("float32", "float64"):
+                return s
+        return None
+
+    def blocked_loop(self, loop: Loop, upd: AccUpdate, depth: int) -> None:
+        """A row sum in blocks of REDUCE_BLOCK: each block's values go to a scratch array and are summed by
+        `block_sum` (one fixed vectorised order); the block sums are added in order, then added to the accumulator."""
+        pad, v = "    " * depth, loop.var
+        dt = self.dtypes[upd.acc]
+        suffix = "f64" if dt.itemsize == 8 else "f32"
+        tmp = f"tmp_{suffix}"
+        self.scratch.add(suffix)
+        self.dtypes[v] = dtypes.int64
+        seg = f"{upd.acc}_{v}"
+        self.lines += [f"{pad}{seg} = {render_const(-0.0, dt)}",
+                       f"{pad}for {v}_b in range(0, {loop.extent}, REDUCE_BLOCK):",
+                       f"{pad}    {v}_m = min(REDUCE_BLOCK, {loop.extent} - {v}_b)",
+                       f"{pad}    for {v} in range({v}_b, {v}_b + {v}_m):"]
+        for inner in loop.body:
+            if inner is upd:
+                self.lines.append(f"{pad}        {tmp}[np.uint64({v} - {v}_b)] = {upd.src}")
+            else:
+                self.stmt(inner, depth + 2)
+        self.lines += [f"{pad}    for {v}_p in range({v}_m, REDUCE_BLOCK):",
+                       f"{pad}        {tmp}[np.uint64({v}_p)] = {render_const(-0.0, dt)}",
+                       f"{pad}    {seg} = {np_type(dt)}({seg} + block_sum_{suffix}({tmp}))",
+                       f"{pad}{upd.acc} = {np_type(dt)}({upd.acc} + {seg})"]
 
     def render(self, name: str) -> str:
         p = self.prog
@@ -166,8 +205,8 @@ class _Renderer:
             "import math",
             "import numpy as np",
             "from numba import njit, types",
-            "from lazyarr.kernels.numba_support import bitcast, f16_bits_to_f32, f32_to_f16_bits, fmax, fmin, ipow, "
-            "round_f16, shl, shr",
+            "from lazyarr.kernels.numba_support import (REDUCE_BLOCK, bitcast, block_sum_f32, block_sum_f64, "
+            "f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, fminimum, ipow, round_f16, shl, shr)",
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",
@@ -182,11 +221,14 @@ class _Renderer:
             self.stmt(s, 1)
         if not p.body:
             self.lines.append("    pass")
-        return "\n".join(head + self.lines) + "\n"
+        scratch = [f"    tmp_{t} = np.empty(REDUCE_BLOCK, np.float{t[1:]})" for t in sorted(self.scratch)]
+        return "\n".join(head + scratch + self.lines) + "\n"
 
 
 def _identity(op: Ops, dt: DType) -> object:
-    return {Ops.ADD: 0, Ops.MUL: 1, Ops.MAX: dtypes.min_value(dt), Ops.MIN: dtypes.max_value(dt)}[op]
+    # -0.0 is the exact identity of float addition (0.0 + -0.0 would give 0.0)
+    return {Ops.ADD: -0.0 if dt.is_float else 0, Ops.MUL: 1, Ops.MAX: dtypes.min_value(dt),
+            Ops.MIN: dtypes.max_value(dt)}[op]
 
 
 def render(prog: Program, name: str) -> str:

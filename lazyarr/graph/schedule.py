@@ -15,16 +15,24 @@ from typing import Any
 
 from lazyarr.dtypes import DType
 from lazyarr.graph.ops import GroupOp, Ops
-from lazyarr.graph.pattern import graph_rewrite
+from lazyarr.graph.pattern import PatternMatcher, UPat, graph_rewrite
 from lazyarr.graph.rules import pushdown, symbolic
 from lazyarr.graph.uop import ParamArg, UOp
 from lazyarr.graph.verify import verify_graph
 from lazyarr.graph.view import View
-from lazyarr.helpers import flag
+from lazyarr.helpers import flag, prod
 
 # a node with several users is stored rather than recomputed when its fused subgraph is bigger than this
 RECOMPUTE_MAX_OPS = 24
 RECOMPUTE_MAX_LEAVES = 3
+
+# A reduction with fewer outputs than SPLIT_OUTPUTS_MAX and at least SPLIT_MIN inputs per output runs in two kernels,
+# the first spread over threads; each row of the first keeps at least SPLIT_CHUNK inputs. These depend on shapes only
+# (never on the thread count or on fusion), so a result never depends on either.
+SPLIT_OUTPUTS_MAX = 32
+SPLIT_MIN = 1 << 17
+SPLIT_CHUNK = 1 << 14
+SPLIT_ROWS = (64, 32, 16, 8, 4, 2)
 
 
 @dataclass(frozen=True)
@@ -139,10 +147,39 @@ def is_contiguous_param_view(u: UOp) -> bool:
     return base.op is Ops.PARAM and (v := chain_view(chain, base.shape)) is not None and v.contiguous
 
 
+def _split_reduce(x: UOp) -> UOp | None:
+    src, op, axes = x.src[0], x.arg.op, x.arg.axes
+    outputs = prod(x.shape)
+    if outputs >= SPLIT_OUTPUTS_MAX or src.size < SPLIT_MIN * outputs:
+        return None
+    last = src.ndim - 1
+    others = tuple(a for a in axes if a != last and src.shape[a] > 1)
+    if last in axes and others and src.shape[last] >= 256:
+        # the last axis first, then the others: the same sums in the same order as one kernel (see lower.py)
+        return src.reduce(op, (last,)).reduce(op, others)
+    per_output = src.size // outputs
+    for a in axes:
+        n = src.shape[a]
+        rows = next((p for p in SPLIT_ROWS if n % p == 0 and per_output // p >= SPLIT_CHUNK), None)
+        if rows is None:
+            continue
+        split = src.reshape(src.shape[:a] + (rows, n // rows) + src.shape[a + 1:])
+        partial = split.reduce(op, tuple(b + 1 if b >= a else b for b in axes))
+        return partial.reduce(op, (a,)).reshape(x.shape)
+    return None
+
+
+# long reductions into few outputs become two reductions (partial results per row of a split axis, then those)
+split_reductions = PatternMatcher([
+    (UPat(Ops.REDUCE, name="x"), _split_reduce),  # reduce(x, big) -> reduce(reduce(x reshaped, per row), rows)
+])
+
+
 class _Scheduler:
     def __init__(self, roots: tuple[UOp, ...]) -> None:
         memo: dict[UOp, UOp] = {}
-        self.roots = [graph_rewrite(graph_rewrite(r, symbolic, "symbolic", {}), pushdown, "pushdown", memo) for r in roots]
+        roots = tuple(graph_rewrite(graph_rewrite(r, symbolic, "symbolic", {}), split_reductions, "split") for r in roots)
+        self.roots = [graph_rewrite(r, pushdown, "pushdown", memo) for r in roots]
         self.roots = [graph_rewrite(r, symbolic, "symbolic") for r in self.roots]
         if flag("VERIFY"):
             for r in self.roots:
@@ -196,6 +233,8 @@ class _Scheduler:
             return self.buffer_of[u]
         value = u.src[0] if u.op is Ops.CONTIGUOUS else u.src[1] if u.op is Ops.ASSIGN else u
         full_shape, reduce_axes, deps = self.loop_space(value)
+        if reduce_axes and not self.rerankable(value, full_shape, reduce_axes):
+            full_shape, reduce_axes, deps = self.loop_space(value, squeeze=False)
         for n in value.toposort():
             if n is not value and n not in self.buffer_of and (n in deps or self.must_materialize(n)):
                 self.materialize(n)
@@ -210,6 +249,10 @@ class _Scheduler:
         memo: dict[UOp, UOp] = {}
         out_view = self.rebuild(out_view_src, local, memo)
         body = self.rebuild(value, local, memo)
+        kept = tuple(1 if i in reduce_axes else n for i, n in enumerate(full_shape))
+        if reduce_axes and _squeezed_of(value.shape, kept):  # the reduction's result, squeezed: compute at its kept shape
+            out_view = out_view.reshape(kept)
+            body = self.rerank(value, kept, local, memo)
         self.buffer_of[u] = out_idx
         bufs = [0] * len(local)
         for g, loc in local.items():
@@ -221,8 +264,12 @@ class _Scheduler:
     def slot_of(self, base: UOp) -> int:
         return base.arg.slot if base.op is Ops.PARAM else self.materialize(base)
 
-    def loop_space(self, value: UOp) -> tuple[tuple[int, ...], tuple[int, ...], set[UOp]]:
-        """(full_shape, reduce_axes) of the kernel computing `value`, and the nodes it needs stored first."""
+    def loop_space(self, value: UOp, squeeze: bool = True) -> tuple[tuple[int, ...], tuple[int, ...], set[UOp]]:
+        """(full_shape, reduce_axes) of the kernel computing `value`, and the nodes it needs stored first.
+
+        With `squeeze`, a reduction whose result is reshaped to `value`'s shape by dropping size-1 dims (`x.sum()`,
+        `x.mean(1)`) fuses with the elementwise work after it; `materialize` then computes that work at the
+        reduction's kept shape (`rerank`)."""
         space: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
         if value.op is Ops.REDUCE:
             space.append((value.src[0].shape, value.arg.axes))
@@ -233,7 +280,9 @@ class _Scheduler:
                 v = chain_view(chain, red.shape)
                 as_is = consumer_shape == red.shape and v == View.create(red.shape)
                 expanded = consumer_shape == red.src[0].shape and v == View.create(red.shape).expand(consumer_shape)
-                if not (as_is or expanded):
+                squeezed = squeeze and consumer_shape == value.shape and all(m.op is Ops.RESHAPE for m in chain) \
+                    and _drop_ones(consumer_shape) == _drop_ones(red.shape)
+                if not (as_is or expanded or squeezed):
                     return False
             cand = (red.src[0].shape, red.arg.axes)
             if not space:
@@ -267,6 +316,31 @@ class _Scheduler:
         full_shape, reduce_axes = space[0] if space else (value.shape, ())
         return full_shape, reduce_axes, deps
 
+    def rerankable(self, value: UOp, full_shape: tuple[int, ...], reduce_axes: tuple[int, ...]) -> bool:
+        """Whether `rerank` can move `value` to the kernel's kept shape: everything computed at `value`'s shape is
+        elementwise, over views of leaves, stored buffers or the reduction."""
+        kept = tuple(1 if i in reduce_axes else n for i, n in enumerate(full_shape))
+        if not _squeezed_of(value.shape, kept):
+            return True
+        stack, seen = [value], set()
+        while stack:
+            n = stack.pop()
+            if n in seen or n.shape != value.shape or n in self.buffer_of or (n is not value and self.must_materialize(n)):
+                continue
+            seen.add(n)
+            if n.op in GroupOp.Elementwise:
+                stack.extend(n.src)
+            elif strip_movement(n)[1].op not in (GroupOp.Leaf | {Ops.REDUCE}) and strip_movement(n)[1] not in self.buffer_of:
+                return False
+        return True
+
+    def rerank(self, u: UOp, kept: tuple[int, ...], local: dict[int, int], memo: dict[UOp, UOp]) -> UOp:
+        """`rebuild` of `u`, with the elementwise work at `u`'s (squeezed) shape done at the `kept` shape instead."""
+        if u.op in GroupOp.Elementwise and u not in self.buffer_of and u.shape != kept:
+            return UOp(u.op, u.dtype, tuple(self.rerank(s, kept, local, memo) if s.shape == u.shape
+                                            else self.rebuild(s, local, memo) for s in u.src), u.arg)
+        return self.rebuild(u, local, memo).reshape(kept)
+
     def rebuild(self, u: UOp, local: dict[int, int], memo: dict[UOp, UOp]) -> UOp:
         """`u` with PARAMs renumbered to kernel-local slots and stored children replaced by loads of their buffer."""
         if u in memo:
@@ -285,6 +359,15 @@ class _Scheduler:
             out = UOp(u.op, u.dtype, tuple(self.rebuild(s, local, memo) for s in u.src), u.arg)
         memo[u] = out
         return out
+
+
+def _drop_ones(shape: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(n for n in shape if n != 1)
+
+
+def _squeezed_of(shape: tuple[int, ...], kept: tuple[int, ...]) -> bool:
+    """`shape` is `kept` with some size-1 dims dropped or added (and is not `kept` itself)."""
+    return shape != kept and _drop_ones(shape) == _drop_ones(kept)
 
 
 def create_schedule(roots: tuple[UOp, ...]) -> Schedule:

@@ -1,0 +1,162 @@
+"""Performance features of the CPU kernels that must not change results: transcendentals and row sums vectorise with
+the same numerics fused and unfused (FUSE=0), long reductions split over threads, row-wise softmax/log_softmax/
+layer norm/cross-entropy stay at most 2 kernels, and the generated machine code is packed SIMD."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+
+import numpy as np
+import pytest
+
+import lazyarr
+from lazyarr import Tensor
+from lazyarr.kernels import realize
+from tests.helpers import assert_matches, kernel_count
+
+rng = np.random.default_rng(8)
+
+
+def both_ways(fn, *arrays: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # noqa: ANN001
+    """`fn` on Tensors of `arrays`, fused and with FUSE=0."""
+    fused = fn(*[Tensor(a) for a in arrays]).numpy()
+    with lazyarr.Context(FUSE=0):
+        unfused = fn(*[Tensor(a) for a in arrays]).numpy()
+    return fused, unfused
+
+
+def chain(a: Tensor, b: Tensor) -> Tensor:
+    return a * b + (a * 0.5).sin() * (-b.abs()).exp() + (b.abs() + 1).log() * a.tanh() - (a * 0.3).erf() + a.cos()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_transcendental_chain_same_bits_fused_and_unfused(dtype: type) -> None:
+    a, b = (rng.standard_normal(1000).astype(dtype) * 3 for _ in range(2))
+    fused, unfused = both_ways(chain, a, b)
+    np.testing.assert_array_equal(fused, unfused)
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    erf = np.vectorize(__import__("math").erf)
+    ref = a64 * b64 + np.sin(a64 * 0.5) * np.exp(-np.abs(b64)) + np.log(np.abs(b64) + 1) * np.tanh(a64) \
+        - erf(a64 * 0.3) + np.cos(a64)
+    np.testing.assert_allclose(fused, ref, rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-5 if dtype == np.float32 else 1e-12)
+
+
+def test_pow_and_float16_transcendentals() -> None:
+    x = rng.uniform(0.1, 4, 300).astype(np.float32)
+    y = rng.uniform(-3, 3, 300).astype(np.float32)
+    assert_matches(Tensor(x) ** Tensor(y), np.power(x, y), rtol=1e-6)
+    h = x.astype(np.float16)
+    out = Tensor(h).exp().numpy()
+    assert out.dtype == np.float16
+    np.testing.assert_array_equal(out, np.exp(h))  # float32 exp rounded once to float16, like NumPy
+
+
+# shapes x reduced axes: row reductions (last axis, blocked), column-like ones, short and odd lengths
+REDUCTIONS = [((3, 1), (1,)), ((4, 127), (1,)), ((4, 128), (1,)), ((3, 129), (1,)), ((5, 1000), (1,)),
+              ((7, 300), (0, 1)), ((6, 5, 260), (1, 2)), ((6, 5, 260), (0, 2)), ((40, 33), (0,)), ((4, 5, 6), (0, 1))]
+
+
+@pytest.mark.parametrize("shape,axes", REDUCTIONS)
+def test_sums_same_bits_fused_and_unfused(shape: tuple[int, ...], axes: tuple[int, ...]) -> None:
+    x, y = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+    fused, unfused = both_ways(lambda a, b: ((a * 1.5 + b).exp() * 0.01).sum(axes), x, y)
+    np.testing.assert_array_equal(fused, unfused)
+    ref = (np.exp(x.astype(np.float64) * 1.5 + y) * 0.01).sum(axes)
+    np.testing.assert_allclose(fused, ref, rtol=2e-6, atol=1e-6)
+    m_fused, m_unfused = both_ways(lambda a, b: (a - b).max(axes), x, y)
+    np.testing.assert_array_equal(m_fused, m_unfused)
+    np.testing.assert_array_equal(m_fused, (x - y).max(axes))
+
+
+def test_max_and_min_propagate_nan_and_sum_keeps_negative_zero() -> None:
+    x = rng.standard_normal((3, 300)).astype(np.float32)
+    x[1, 200] = np.nan
+    assert_matches(Tensor(x).max(1), x.max(1))
+    assert_matches(Tensor(x).min(1), x.min(1))
+    z = np.full((2, 200), -0.0, dtype=np.float32)
+    assert np.signbit(Tensor(z).sum(1).numpy()).all()
+
+
+def test_long_reductions_split_over_two_kernels_with_the_same_bits_unfused() -> None:
+    n = 1 << 18
+    x = rng.standard_normal(n).astype(np.float32)
+    t = Tensor(x).realize()
+    with kernel_count(2):
+        s = (t * 2).sum().realize()
+    np.testing.assert_allclose(s.numpy(), (x.astype(np.float64) * 2).sum(), rtol=1e-6)
+    with lazyarr.Context(FUSE=0):
+        unfused = (Tensor(x) * 2).sum().numpy()
+    np.testing.assert_array_equal(s.numpy(), unfused)
+    assert_matches(t.max(), x.max())
+    assert_matches((t - t.mean()).abs().max(), np.abs(x - x.mean(dtype=np.float64)).max().astype(np.float32), rtol=1e-5)
+    wide = rng.standard_normal((3, 1 << 17)).astype(np.float32)  # few outputs, long rows
+    assert_matches(Tensor(wide).sum(1), wide.astype(np.float64).sum(1).astype(np.float32), rtol=1e-5)
+    tall = rng.standard_normal((1 << 17, 3)).astype(np.float32)  # few outputs, long columns
+    assert_matches(Tensor(tall).sum(0), tall.astype(np.float64).sum(0).astype(np.float32), rtol=1e-5)
+
+
+def _layer_norm(x: Tensor, w: Tensor, b: Tensor) -> Tensor:
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) * (x - mean)).mean(-1, keepdims=True)
+    return (x - mean) / (var + 1e-5).sqrt() * w + b
+
+
+def _cross_entropy(logits: Tensor, onehot: Tensor) -> Tensor:
+    return -(logits.log_softmax(-1) * onehot).sum(-1).mean()
+
+
+def test_row_softmax_family_kernel_counts() -> None:
+    x = rng.standard_normal((64, 100)).astype(np.float32)
+    w, b = rng.standard_normal(100).astype(np.float32), rng.standard_normal(100).astype(np.float32)
+    labels = rng.integers(0, 100, 64)
+    onehot = np.eye(100, dtype=np.float32)[labels]
+    t, tw, tb, th = Tensor(x).realize(), Tensor(w).realize(), Tensor(b).realize(), Tensor(onehot).realize()
+    e = np.exp(x - x.max(-1, keepdims=True))
+    with kernel_count(1):
+        sm = t.softmax(-1).realize()
+    assert_matches(sm, e / e.sum(-1, keepdims=True), rtol=1e-5)
+    with kernel_count(1):
+        lsm = t.log_softmax(-1).realize()
+    ref_lsm = x - x.max(-1, keepdims=True) - np.log(e.sum(-1, keepdims=True))
+    assert_matches(lsm, ref_lsm, rtol=1e-5, atol=1e-5)
+    with kernel_count(1):
+        ln = _layer_norm(t, tw, tb).realize()
+    ref_ln = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * w + b
+    assert_matches(ln, ref_ln, rtol=1e-4, atol=1e-4)
+    with kernel_count(2):
+        ce = _cross_entropy(t, th).realize()
+    assert_matches(ce, np.float32(-ref_lsm[np.arange(64), labels].mean()), rtol=1e-5)
+
+
+# ---- the machine code: packed SIMD in the hot loops ----
+_PACKED = re.compile(r"\bv(?:add|sub|mul|div|max|min|blendv|and|or|cmp\w*)p[sd]\s[^\n]*%[yz]mm")
+
+
+def _fresh_asm(source: str, tmp_path, name: str) -> str:  # noqa: ANN001
+    """Assembly of a rendered kernel, compiled from scratch (no disk cache: cached code cannot be inspected)."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(source.replace("cache=True", "cache=False"))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    fn = module.kernel
+    return fn.inspect_asm(fn.signatures[0])
+
+
+def _sources(fn) -> list[str]:  # noqa: ANN001
+    realize._kernels.clear()
+    fn().realize()
+    return [k.source for k in realize._kernels.values()]
+
+
+def test_chain_and_softmax_kernels_are_packed_simd(tmp_path) -> None:  # noqa: ANN001
+    a, b, c, d = (Tensor(rng.standard_normal(256).astype(np.float32)).realize() for _ in range(4))
+    (src,) = _sources(lambda: a * b + c * (-d).exp() * a.sin())
+    assert len(_PACKED.findall(_fresh_asm(src, tmp_path, "lk_test_chain"))) >= 100
+    x = Tensor(rng.standard_normal((8, 300)).astype(np.float32)).realize()
+    (src,) = _sources(lambda: x.softmax(-1))
+    asm = _fresh_asm(src, tmp_path, "lk_test_softmax")
+    assert re.search(r"\bvmaxps\s[^\n]*%ymm", asm) and re.search(r"\bvaddps\s[^\n]*%ymm", asm)

@@ -147,6 +147,70 @@ def is_contiguous_param_view(u: UOp) -> bool:
     return base.op is Ops.PARAM and (v := chain_view(chain, base.shape)) is not None and v.contiguous
 
 
+@dataclass(frozen=True)
+class MatmulAxes:
+    """A matmul-shaped reduction: sum over axis `k` of `a * b`, where `a` is constant along axis `m` and `b` along
+    axis `n`, and both vary along `k`; every other axis of size > 1 is a batch axis."""
+
+    n: int
+    k: int
+    m: int
+    a: UOp
+    b: UOp
+
+
+def _varies(u: UOp, axis: int) -> bool | None:
+    """Whether elementwise `u` (over views of leaves) depends on the index along `axis`; None when it is not such a
+    graph (it reads a reduction, a gather, or a view that is not a single strided View)."""
+    found, seen, stack = False, set(), [u]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if n.op in GroupOp.Elementwise:
+            stack.extend(n.src)
+            continue
+        chain, base = strip_movement(n)
+        v = chain_view(chain, base.shape) if base.op in GroupOp.Leaf else None
+        if v is None:
+            return None
+        found = found or v.strides[axis] != 0 or (v.mask is not None and v.mask[axis] != (0, v.shape[axis]))
+    return found
+
+
+def matmul_axes(red: UOp) -> MatmulAxes | None:
+    """The axes of `red` if it is a float ADD over one axis of a product of two operands broadcast along different
+    axes (what `Tensor.matmul` builds for two matrices), else None. Such a reduction may run as one BLAS call (see
+    lower.py); the decision depends on shapes and broadcasting only, so fused and unfused kernels make the same."""
+    if red.op is not Ops.REDUCE or red.arg.op is not Ops.ADD or red.dtype.name not in ("float32", "float64"):
+        return None
+    src = red.src[0]
+    ks = [a for a in red.arg.axes if src.shape[a] > 1]
+    if src.op is not Ops.MUL or len(ks) != 1:
+        return None
+    x, y = src.src
+    n = m = None
+    for d, size in enumerate(src.shape):
+        if d == ks[0] or size == 1:
+            continue
+        vx, vy = _varies(x, d), _varies(y, d)
+        if vx is None or vy is None:
+            return None
+        if vx and not vy:
+            if n is not None:
+                return None
+            n = d
+        elif vy and not vx:
+            if m is not None:
+                return None
+            m = d
+    # a matrix-vector product is memory-bound: a fused loop beats BLAS there, and needs no operand copies
+    if n is None or m is None or not _varies(x, ks[0]) or not _varies(y, ks[0]):
+        return None
+    return MatmulAxes(n, ks[0], m, x, y)
+
+
 def _split_reduce(x: UOp) -> UOp | None:
     src, op, axes = x.src[0], x.arg.op, x.arg.axes
     outputs = prod(x.shape)
@@ -189,6 +253,8 @@ class _Scheduler:
             for n in r.toposort():
                 for s in n.src:
                     self.users[s] = self.users.get(s, 0) + 1
+        # the product under a matmul-shaped reduction is part of that one op, fused or not
+        self.matmul_products = {n.src[0] for r in self.roots for n in r.toposort() if matmul_axes(n) is not None}
         self.n_inputs = max((n.arg.slot + 1 for r in roots for n in r.toposort() if n.op is Ops.PARAM), default=0)
         self.buffers: list[int | NewBuffer] = list(range(self.n_inputs))
         self.items: list[ScheduleItem] = []
@@ -201,7 +267,7 @@ class _Scheduler:
             return u.arg == "clone" or not is_contiguous_param_view(u.src[0])
         if u.op in (Ops.ASSIGN, Ops.COPY):
             return True
-        if u.op in GroupOp.Leaf or u.op in GroupOp.Movement:
+        if u.op in GroupOp.Leaf or u.op in GroupOp.Movement or u in self.matmul_products:
             return False
         if not self.fuse:
             return True
@@ -271,8 +337,10 @@ class _Scheduler:
         `x.mean(1)`) fuses with the elementwise work after it; `materialize` then computes that work at the
         reduction's kept shape (`rerank`)."""
         space: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        matmul: list[bool] = []
         if value.op is Ops.REDUCE:
             space.append((value.src[0].shape, value.arg.axes))
+            matmul.append(matmul_axes(value) is not None)
         deps: set[UOp] = set()
 
         def fits(red: UOp, consumer_shape: tuple[int, ...], chain: list[UOp]) -> bool:
@@ -287,7 +355,10 @@ class _Scheduler:
             cand = (red.src[0].shape, red.arg.axes)
             if not space:
                 space.append(cand)
-            return space[0] == cand
+                matmul.append(matmul_axes(red) is not None)
+                return True
+            # a matmul-shaped reduction keeps its kernel to itself (one BLAS call per kernel)
+            return space[0] == cand and not matmul[0] and matmul_axes(red) is None
 
         seen: set[UOp] = set()
         stack = [value]

@@ -13,7 +13,7 @@ from typing import Any
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.graph.ops import GroupOp, Ops
-from lazyarr.graph.schedule import ScheduleItem, apply_movement, strip_movement
+from lazyarr.graph.schedule import MatmulAxes, ScheduleItem, apply_movement, matmul_axes, strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.graph.view import View
 
@@ -68,7 +68,42 @@ class Store:
     src: str
 
 
-Stmt = Instr | Loop | AccInit | AccUpdate | Store
+@dataclass(frozen=True)
+class Operand:
+    """A matrix operand of a `Gemm`, `rows` x `cols` (names of int params or literals).
+
+    Either a strided view of kernel buffer `buf` (element [r, c] at offset + r*row_stride + c*col_stride; `layout`
+    "C" when col_stride is 1, "F" when row_stride is 1, else "strided"), or, when `fill` is given, the values that
+    the loop nest `fill` computes: `fill` loops rows (outer) and cols (inner), and SSA `value` is element [r, c]."""
+
+    rows: str
+    cols: str
+    buf: int = -1
+    offset: str = "0"
+    row_stride: str = "0"
+    col_stride: str = "0"
+    layout: str = "C"
+    fill: Loop | None = None
+    value: str = ""
+
+
+@dataclass
+class Gemm:
+    """`out` = a @ b, an (a.rows, b.cols) matrix of `dtype` (a BLAS call on CPU), then `body`, the loops over it
+    that compute the rest of the kernel; they read it with Instr("gemm_load", srcs=(row, col), arg=out). When `dest`
+    (a view of an output buffer) is a C-ordered block at run time, `out` is that block, and `body` is skipped if
+    `body_only_copies`. Emitted only by `lower(..., blas=True)`."""
+
+    out: str
+    dtype: DType
+    a: Operand
+    b: Operand
+    dest: Operand | None = None
+    body: list[Stmt] = field(default_factory=list)
+    body_only_copies: bool = False
+
+
+Stmt = Instr | Loop | AccInit | AccUpdate | Store | Gemm
 
 
 @dataclass
@@ -160,7 +195,7 @@ def _prod(xs: Any) -> int:
 
 
 class _Lowerer:
-    def __init__(self, item: ScheduleItem) -> None:
+    def __init__(self, item: ScheduleItem, blas: bool = False) -> None:
         self.item = item
         self.ints: list[str] = []
         self.int_vals: list[int] = []
@@ -179,7 +214,9 @@ class _Lowerer:
                 self.stacks[n] = view_stack(chain, base.shape)
         self.has_gather = any(n.op is Ops.GATHER for n in item.ast.toposort())
         full, red = item.full_shape, item.reduce_axes
-        if self.has_gather:
+        self.gemm, self.gemm_reduce = _gemm_of(item, self.root) if blas else (None, None)
+        self.gemm_out, self.gemm_vars = "", ()
+        if self.has_gather or self.gemm is not None:
             self.groups = [[d] for d in range(len(full))]
             self.reduce_axes = red
         else:
@@ -187,7 +224,8 @@ class _Lowerer:
             self.groups, self.reduce_axes = _squeeze_merge(full, red, tops)
         self.full = full
         self.shape = tuple(_prod(full[d] for d in g) for g in self.groups)
-        self.out_view, self.red_set = out_view, set(self.reduce_axes)
+        # in a gemm kernel no loop reduces: the reduction is the BLAS call
+        self.out_view, self.red_set = out_view, set() if self.gemm is not None else set(self.reduce_axes)
         self.row = row_reduction(full, red)
 
     def _at_kernel_shape(self, n: UOp) -> bool:
@@ -308,6 +346,8 @@ class _Lowerer:
             if valid is None:
                 return v
             return self.emit(stmts, Ops.WHERE, n.dtype, (valid, v, self.const(stmts, 0, n.dtype)))
+        if n is self.gemm_reduce:
+            return self.emit(stmts, "gemm_load", n.dtype, self.gemm_vars, self.gemm_out)
         if n.op is Ops.REDUCE:
             return scope.reduce_result(n)
         if n.op in GroupOp.Movement:  # a fused reduction broadcast back over its axes
@@ -340,6 +380,8 @@ class _Lowerer:
 
     # ---- the loop nest ----
     def lower(self) -> Lowered:
+        if self.gemm is not None:
+            return self.lower_gemm(self.gemm)
         outer = [d for d in range(len(self.shape)) if d not in self.red_set]
         inner = [d for d in range(len(self.shape)) if d in self.red_set]
         extents = {d: self.int_arg(f"n{d}", self.shape[d]) for d in range(len(self.shape))}
@@ -373,6 +415,69 @@ class _Lowerer:
 
     def value_root(self) -> UOp:
         return self.root
+
+    # ---- a matmul-shaped reduction as one BLAS call, with the elementwise work around it ----
+    def lower_gemm(self, mm: MatmulAxes) -> Lowered:
+        """Batch loops, then per batch index: operands (views, or computed into scratch), Gemm, and loops over the
+        result's rows and cols computing the rest of the kernel from `gemm_load`s."""
+        dim = {g[0]: i for i, g in enumerate(self.groups)}  # original axis -> kernel dim (no merging here)
+        extents = {d: self.int_arg(f"n{d}", self.shape[d]) for d in range(len(self.shape))}
+        ext = {a: extents[dim[a]] for a in (mm.n, mm.k, mm.m)}
+        mat_dims = {dim[a] for a in (mm.n, mm.k, mm.m)}
+        body: list[Stmt] = []
+        vars_: list[str | None] = [None] * len(self.shape)
+        cur = body
+        for d in range(len(self.shape)):
+            if d not in mat_dims:
+                loop = Loop(f"i{d}", extents[d])
+                vars_[d] = loop.var
+                cur.append(loop)
+                cur = loop.body
+        a = self.operand(cur, mm.a, mm.n, mm.k, ext, dim, vars_)
+        b = self.operand(cur, mm.b, mm.k, mm.m, ext, dim, vars_)
+        dest = self.operand(cur, self.out_view, mm.n, mm.m, ext, dim, vars_, view_only=True)
+        assert a is not None and b is not None
+        self.gemm_out = self.new("g")
+        gemm = Gemm(self.gemm_out, mm.a.dtype, a, b, dest, body_only_copies=self.value_root() is self.gemm_reduce)
+        cur.append(gemm)
+        cur = gemm.body
+        for axis in sorted((mm.n, mm.m)):
+            loop = Loop(f"i{dim[axis]}", extents[dim[axis]])
+            vars_[dim[axis]] = loop.var
+            cur.append(loop)
+            cur = loop.body
+        self.gemm_vars = (str(vars_[dim[mm.n]]), str(vars_[dim[mm.m]]))
+        scope = _Scope(self, cur, vars_, [], extents)
+        self.store(cur, scope, self.value(self.value_root(), scope))
+        prog = Program("k", self.buf_dtypes(), self.ints, body, False)
+        batch = _prod(self.full) // (self.full[mm.n] * self.full[mm.k] * self.full[mm.m])
+        flops = 2 * _prod(self.full) + self.flops * _prod(self.full) // self.full[mm.k]
+        return Lowered(prog, self.int_vals, batch, _prod(self.full), flops)
+
+    def operand(self, stmts: list[Stmt], u: UOp, rows: int, cols: int, ext: dict[int, str],
+                dim: dict[int, int], vars_: list[str | None], view_only: bool = False) -> Operand | None:
+        """The (rows x cols) matrix that operand `u` holds at the current batch index (None if `view_only` and it is
+        not a plain strided view of a buffer)."""
+        if u in self.stacks and len(self.stacks[u]) == 1 and self.stacks[u][0].mask is None \
+                and strip_movement(u)[1].op is Ops.PARAM:
+            view = self.regrouped_stack(u)[0]
+            batch_idx = [v if d not in {dim[rows], dim[cols]} else None for d, v in enumerate(vars_)]
+            tag = self.tag(u)
+            offset, _ = self.view_index(stmts, view, batch_idx, f"{tag}g")
+            rs = self.int_arg(f"{tag}gs{dim[rows]}", view.strides[dim[rows]])
+            cs = self.int_arg(f"{tag}gs{dim[cols]}", view.strides[dim[cols]])
+            layout = "C" if view.strides[dim[cols]] == 1 else "F" if view.strides[dim[rows]] == 1 else "strided"
+            return Operand(ext[rows], ext[cols], strip_movement(u)[1].arg.slot, offset, rs, cs, layout)
+        if view_only:
+            return None
+        # an elementwise expression: computed into a scratch matrix
+        fill = Loop(self.new("fr"), ext[rows])
+        inner = Loop(self.new("fc"), ext[cols])
+        fill.body.append(inner)
+        sub = list(vars_)
+        sub[dim[rows]], sub[dim[cols]] = fill.var, inner.var
+        scope = _Scope(self, inner.body, sub, [], {})
+        return Operand(ext[rows], ext[cols], fill=fill, value=self.value(u, scope))
 
     def store(self, stmts: list[Stmt], scope: _Scope, v: str) -> None:
         n = self.out_view
@@ -451,6 +556,22 @@ class _Scope:
         return acc
 
 
-def lower(item: ScheduleItem) -> Lowered:
-    """Lower one scheduled kernel to a Program with its runtime integer arguments."""
-    return _Lowerer(item).lower()
+def _gemm_of(item: ScheduleItem, root: UOp) -> tuple[MatmulAxes | None, UOp | None]:
+    """(matmul axes, the reduction) of a kernel that can be a BLAS call: its one reduction is matmul-shaped and the
+    matrix axes come after every batch axis; else (None, None)."""
+    reductions = [n for n in root.toposort() if n.op is Ops.REDUCE]
+    if len(reductions) != 1 or (mm := matmul_axes(reductions[0])) is None:
+        return None, None
+    full = item.full_shape
+    batch = [d for d in range(len(full)) if full[d] > 1 and d not in (mm.n, mm.k, mm.m)]
+    if batch and max(batch) > min(mm.n, mm.k, mm.m):
+        return None, None
+    return mm, reductions[0]
+
+
+def lower(item: ScheduleItem, blas: bool = False) -> Lowered:
+    """Lower one scheduled kernel to a Program with its runtime integer arguments.
+
+    With `blas`, a kernel whose reduction is matmul-shaped (`schedule.matmul_axes`) lowers to a `Gemm` statement plus
+    the elementwise work before it (into operand scratch) and after it (a loop nest over the result)."""
+    return _Lowerer(item, blas).lower()

@@ -80,6 +80,35 @@ def block_sum_f64(tmp):  # type: ignore[no-untyped-def]
 
 
 @njit(**_OPTS)
+def c_block(rows, cols, row_stride, col_stride):  # type: ignore[no-untyped-def]
+    """Whether the strided matrix (rows, cols, row_stride, col_stride) is one C-ordered block of its buffer."""
+    return (col_stride == 1 or cols == 1) and (row_stride == cols or rows == 1)
+
+
+@njit(**_OPTS)
+def out_block(buf, offset, rows, cols, row_stride, col_stride):  # type: ignore[no-untyped-def]
+    """The matrix buf[offset + r*row_stride + c*col_stride] as a C-ordered array to write into: a view when it is
+    one block of buf, else uninitialised scratch."""
+    if c_block(rows, cols, row_stride, col_stride):
+        return buf[offset:offset + rows * cols].reshape((rows, cols))
+    return np.empty((rows, cols), buf.dtype)
+
+
+@njit(**_OPTS)
+def mat_c(buf, offset, rows, cols, row_stride, col_stride):  # type: ignore[no-untyped-def]
+    """The strided matrix buf[offset + r*row_stride + c*col_stride] as a C-ordered 2-D array: a view when it is one
+    (row_stride == cols, col_stride == 1), else a copy. BLAS always gets C-ordered operands: its summation order may
+    depend on their layout, and a kernel's result must not depend on how its operands happen to be stored."""
+    if c_block(rows, cols, row_stride, col_stride):
+        return buf[offset:offset + rows * cols].reshape((rows, cols))
+    out = np.empty((rows, cols), buf.dtype)
+    for r in range(rows):
+        for c in range(cols):
+            out[r, c] = buf[offset + r * row_stride + c * col_stride]
+    return out
+
+
+@njit(**_OPTS)
 def f16_bits_to_f32(h):  # type: ignore[no-untyped-def]
     """The float32 value of a float16 bit pattern (exact)."""
     h = np.uint32(h)

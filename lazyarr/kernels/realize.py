@@ -46,7 +46,7 @@ def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...]) -> CompiledKer
     key = (item, buffer_sizes)
     if key in _kernels:
         return _kernels[key]
-    low = lower(item)
+    low = lower(item, blas=True)
     source = render_numba.render(low.program, "kernel")
     fn = None if flag("NULL") else runtime_numba.compile_source(source)
     if flag("DEBUG") >= 2:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.graph.ops import Ops
-from lazyarr.kernels.lower import AccInit, AccUpdate, Instr, Loop, Program, Stmt, Store
+from lazyarr.kernels.lower import AccInit, AccUpdate, Gemm, Instr, Loop, Operand, Program, Stmt, Store
 
 NP_NAME = {"bool": "np.bool_", "float16": "np.float32"}  # float16 values live in float32 registers
 
@@ -118,6 +118,8 @@ class _Renderer:
             if len(ins.srcs) == 2:  # masked: never touch memory outside the valid region
                 return f"{load} if {ins.srcs[1]} else {render_const(0, ins.dtype)}"
             return load
+        if ins.op == "gemm_load":
+            return f"{ins.arg}[np.uint64({ins.srcs[0]}), np.uint64({ins.srcs[1]})]"
         if ins.op == "cast":
             src_dt = self.dtypes[ins.srcs[0]]
             if ins.dtype.is_bool and not src_dt.is_bool:
@@ -159,10 +161,43 @@ class _Renderer:
             else:
                 expr = ALU_RENDER[s.op](dt, [s.acc, s.src])
             self.lines.append(f"{pad}{s.acc} = {expr if dt.is_bool else self.cast(expr, dt)}")
+        elif isinstance(s, Gemm):
+            a = self.operand(s.a, s.dtype, f"{s.out}_a", depth)
+            b = self.operand(s.b, s.dtype, f"{s.out}_b", depth)
+            d = s.dest
+            if d is None:
+                self.lines.append(f"{pad}{s.out} = np.empty(({s.a.rows}, {s.b.cols}), {np_type(s.dtype)})")
+            else:
+                self.lines.append(f"{pad}{s.out} = out_block(b{d.buf}, {d.offset}, {d.rows}, {d.cols}, {d.row_stride}, "
+                                  f"{d.col_stride})")
+            self.lines.append(f"{pad}np.dot({a}, {b}, {s.out})")
+            if d is not None and s.body_only_copies:  # the product went straight into the output
+                self.lines.append(f"{pad}if not c_block({d.rows}, {d.cols}, {d.row_stride}, {d.col_stride}):")
+                depth += 1
+            for inner in s.body:
+                self.stmt(inner, depth)
         elif isinstance(s, Store):
             dt = self.prog.buf_dtypes[s.buf]
             value = f"f32_to_f16_bits({s.src})" if dt.name == "float16" else s.src
             self.lines.append(f"{pad}b{s.buf}[np.uint64({s.index})] = {value}")
+
+    def operand(self, op: Operand, dt: DType, name: str, depth: int) -> str:
+        """Statements that make Gemm operand `op` a 2-D array called `name`."""
+        pad = "    " * depth
+        if op.fill is None:
+            self.lines.append(f"{pad}{name} = mat_c(b{op.buf}, {op.offset}, {op.rows}, {op.cols}, {op.row_stride}, "
+                              f"{op.col_stride})")
+            return name
+        self.lines.append(f"{pad}{name} = np.empty(({op.rows}, {op.cols}), {np_type(dt)})")
+        inner = op.fill.body[0]
+        assert isinstance(inner, Loop)
+        self.dtypes[op.fill.var] = self.dtypes[inner.var] = dtypes.int64
+        self.lines += [f"{pad}for {op.fill.var} in range({op.fill.extent}):",
+                       f"{pad}    for {inner.var} in range({inner.extent}):"]
+        for s in inner.body:
+            self.stmt(s, depth + 2)
+        self.lines.append(f"{pad}        {name}[{op.fill.var}, {inner.var}] = {op.value}")
+        return name
 
     def blocked_sum(self, loop: Loop) -> AccUpdate | None:
         """The float32/float64 sum a `blocked` loop accumulates, if that is what it does."""
@@ -206,7 +241,8 @@ class _Renderer:
             "import numpy as np",
             "from numba import njit, types",
             "from lazyarr.kernels.numba_support import (REDUCE_BLOCK, bitcast, block_sum_f32, block_sum_f64, "
-            "f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, fminimum, ipow, round_f16, shl, shr)",
+            "c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, fminimum, ipow, mat_c, out_block, "
+            "round_f16, shl, shr)",
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",

@@ -160,3 +160,41 @@ def test_chain_and_softmax_kernels_are_packed_simd(tmp_path) -> None:  # noqa: A
     (src,) = _sources(lambda: x.softmax(-1))
     asm = _fresh_asm(src, tmp_path, "lk_test_softmax")
     assert re.search(r"\bvmaxps\s[^\n]*%ymm", asm) and re.search(r"\bvaddps\s[^\n]*%ymm", asm)
+
+
+# ---- matmul: one BLAS call per kernel, with the elementwise work before and after it fused ----
+MATMULS = [((33, 17), (17, 9)), ((17,), (17, 9)), ((33, 17), (17,)), ((17,), (17,)), ((4, 5, 6), (4, 6, 3)),
+           ((4, 5, 6), (6, 3)), ((2, 1, 5, 6), (3, 6, 2))]
+
+
+@pytest.mark.parametrize("sa,sb", MATMULS)
+def test_matmul_shapes_match_numpy_fused_and_unfused(sa: tuple[int, ...], sb: tuple[int, ...]) -> None:
+    a, b = rng.standard_normal(sa).astype(np.float32), rng.standard_normal(sb).astype(np.float32)
+    fused, unfused = both_ways(lambda x, y: x @ y, a, b)
+    np.testing.assert_array_equal(fused, unfused)
+    np.testing.assert_allclose(fused, a @ b, rtol=1e-5, atol=1e-5)
+
+
+def test_matmul_views_dtypes_and_fused_epilogue() -> None:
+    a, b = rng.standard_normal((40, 24)), rng.standard_normal((24, 30))
+    bias = rng.standard_normal(30)
+    x, w, bb = Tensor(a.astype(np.float32)).realize(), Tensor(b.astype(np.float32)).realize(), Tensor(bias.astype(np.float32)).realize()
+    ref = np.maximum(a.astype(np.float32) @ b.astype(np.float32) + bias.astype(np.float32), 0)
+    with kernel_count(1):
+        out = (x @ w + bb).relu().realize()
+    np.testing.assert_allclose(out.numpy(), ref, rtol=1e-5, atol=1e-5)
+    (src,) = _sources(lambda: (x @ w + bb).relu())
+    assert "np.dot(" in src
+    with kernel_count(1):  # elementwise work on an operand is computed inside the kernel, before the BLAS call
+        out = ((x * 2).relu() @ w).realize()
+    np.testing.assert_allclose(out.numpy(), np.maximum(a.astype(np.float32) * 2, 0) @ b.astype(np.float32), rtol=1e-5, atol=1e-5)
+    for fa, fb in ((lambda t: t.T.T, lambda t: t), (lambda t: t[::2], lambda t: t[:, 3:]), (lambda t: t, lambda t: t[::-1])):
+        assert_matches(fa(x) @ fb(w), fa(a.astype(np.float32)) @ fb(b.astype(np.float32)), rtol=1e-5, atol=1e-5)
+    assert_matches(Tensor(a.T.copy()).T @ Tensor(b), a @ b, rtol=1e-12, atol=1e-12)  # float64, transposed operand
+    ai, bi = (a * 10).astype(np.int32), (b * 10).astype(np.int32)
+    assert_matches(Tensor(ai) @ Tensor(bi), ai @ bi)  # integers: the loop kernel
+    if hasattr(Tensor, "assign"):  # a strided output: computed in scratch, then stored
+        out_view = Tensor(np.zeros((40, 60), np.float32)).realize()
+        out_view[:, ::2].assign(x @ w).realize()
+        np.testing.assert_allclose(out_view.numpy()[:, ::2], a.astype(np.float32) @ b.astype(np.float32), rtol=1e-5,
+                                   atol=1e-5)

@@ -63,9 +63,11 @@ def _env_value(name: str) -> Any:
 
 def flag(name: str) -> Any:
     """Current value of flag `name`: the innermost `Context` override, else ``LAZYARR_<name>``, else the default."""
-    for frame in reversed(_stack()):
-        if name in frame:
-            return frame[name]
+    stack = getattr(_overrides, "stack", None)
+    if stack:
+        for frame in reversed(stack):
+            if name in frame:
+                return frame[name]
     return _env_value(name)
 
 

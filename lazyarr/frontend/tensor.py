@@ -26,8 +26,22 @@ from lazyarr.frontend.elementwise import ElementwiseMixin
 from lazyarr.frontend.movement import MovementMixin
 from lazyarr.frontend.reduce import ReduceMixin
 
-# every live Tensor, so a realised graph can repoint all tensors that share it
+# every live Tensor
 all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
+# the live Tensors holding each UOp (weak references), so realising a graph repoints exactly the tensors that hold
+# it, at a cost that does not grow with the number of live tensors; `Tensor.uop`'s setter keeps this current
+_holders: dict[UOp, list[weakref.ref[Tensor]]] = {}
+_held: dict[weakref.ref[Tensor], UOp] = {}
+
+
+def _forget(ref: weakref.ref[Tensor]) -> None:
+    """A tensor died: drop it from `_holders` (and the UOp with it when no tensor holds that any more)."""
+    u = _held.pop(ref, None)
+    if u is not None:
+        refs = _holders[u]
+        refs.remove(ref)
+        if not refs:
+            del _holders[u]
 
 
 class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
@@ -41,7 +55,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         ValueError: ragged nested lists, or an unknown device.
     """
 
-    __slots__ = ("uop", "device", "requires_grad", "grad", "_ctx", "__weakref__")
+    __slots__ = ("_uop", "_ref", "device", "requires_grad", "grad", "_ctx", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, data: Any, dtype: Any = None, device: str | None = None, requires_grad: bool | None = None) -> None:
@@ -62,6 +76,29 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         all_tensors.add(self)
 
     # ---- basic properties ----
+    @property
+    def uop(self) -> UOp:
+        """The graph node this tensor holds (a view of a BUFFER once realised)."""
+        return self._uop
+
+    @uop.setter
+    def uop(self, u: UOp) -> None:
+        try:
+            ref = self._ref
+        except AttributeError:  # the first assignment, from a constructor
+            ref = self._ref = weakref.ref(self, _forget)
+        else:
+            old = _held[ref]
+            if old is u:
+                return
+            refs = _holders[old]
+            refs.remove(ref)
+            if not refs:
+                del _holders[old]
+        self._uop = u
+        _held[ref] = u
+        _holders.setdefault(u, []).append(ref)
+
     @property
     def shape(self) -> tuple[int, ...]:
         return self.uop.shape
@@ -108,9 +145,10 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         if todo:
             results = realize_uops([t.uop for t in todo])
             becomes = {t.uop: r for t, r in zip(todo, results)}
-            for t in list(all_tensors):
-                if t.uop in becomes:
-                    t.uop = becomes[t.uop]
+            for u, r in becomes.items():
+                for ref in list(_holders.get(u, ())):
+                    if (t := ref()) is not None:
+                        t.uop = r
         return self
 
     def _buffer_view(self) -> tuple[Buffer, Any]:

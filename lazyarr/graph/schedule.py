@@ -17,7 +17,7 @@ from lazyarr.dtypes import DType
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.pattern import PatternMatcher, UPat, graph_rewrite
 from lazyarr.graph.rules import pushdown, symbolic
-from lazyarr.graph.uop import ParamArg, UOp
+from lazyarr.graph.uop import ParamArg, UOp, arg_key
 from lazyarr.graph.verify import verify_graph
 from lazyarr.graph.view import View
 from lazyarr.helpers import flag, prod
@@ -83,6 +83,37 @@ def normalize(roots: list[UOp]) -> tuple[tuple[UOp, ...], list[Any]]:
             new_src = tuple(memo[s] for s in node.src)
             memo[node] = node if new_src == node.src else UOp(node.op, node.dtype, new_src, node.arg)
     return tuple(memo[r] for r in roots), args
+
+
+def structure_key(roots: list[UOp]) -> tuple[tuple[Any, ...], list[Any]]:
+    """A hashable key equal for two lists of roots exactly when `normalize` makes the same graphs of them, and the
+    BUFFER args in slot order (what `normalize` returns second). Builds no UOps, so it is cheaper than `normalize`.
+
+    One depth-first walk in `toposort`'s order (sources in order, each node after its sources)."""
+    index: dict[UOp, int] = {}
+    slots: dict[UOp, int] = {}
+    args: list[Any] = []
+    key: list[Any] = []
+    for root in roots:
+        stack: list[tuple[UOp, bool]] = [(root, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if node in index:
+                continue
+            if not expanded and node.src:
+                stack.append((node, True))
+                stack.extend((s, False) for s in reversed(node.src) if s not in index)
+                continue
+            if node.op is Ops.BUFFER:
+                if node not in slots:
+                    slots[node] = len(args)
+                    args.append(node.arg)
+                key.append((Ops.PARAM, node.dtype, slots[node], node.arg.size))
+            else:
+                key.append((node.op, node.dtype, arg_key(node.arg), tuple([index[s] for s in node.src])))
+            index[node] = len(index)
+        key.append(index[root])
+    return tuple(key), args
 
 
 _cache: OrderedDict[tuple[Any, ...], Schedule] = OrderedDict()

@@ -6,6 +6,7 @@ identity comparison is structural comparison. Shapes are concrete tuples of ints
 
 from __future__ import annotations
 
+import functools
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -46,7 +47,6 @@ class UOp:
     """One node: `op` applied to `src` with static `arg`, producing `dtype` values of `shape`."""
 
     __slots__ = ("op", "dtype", "src", "arg", "shape", "_hash", "__weakref__")
-    _cache: weakref.WeakValueDictionary[tuple, UOp] = weakref.WeakValueDictionary()
 
     op: Ops
     dtype: DType
@@ -55,17 +55,14 @@ class UOp:
     shape: tuple[int, ...]
 
     def __new__(cls, op: Ops, dtype: DType, src: tuple[UOp, ...] = (), arg: Any = None) -> UOp:
-        key = (op, dtype, tuple(id(s) for s in src), _arg_key(arg))
-        if (hit := UOp._cache.get(key)) is not None:
+        key = (op, dtype, tuple([id(s) for s in src]), arg_key(arg))
+        ref = _cache.get(key)
+        if ref is not None and (hit := ref()) is not None:
             return hit
         self = super().__new__(cls)
-        object.__setattr__(self, "op", op)
-        object.__setattr__(self, "dtype", dtype)
-        object.__setattr__(self, "src", tuple(src))
-        object.__setattr__(self, "arg", arg)
-        object.__setattr__(self, "shape", _infer_shape(op, src, arg))
-        object.__setattr__(self, "_hash", hash(key))
-        UOp._cache[key] = self
+        src = tuple(src)
+        _init_slots(self, op, dtype, src, arg, _infer_shape(op, src, arg), hash(key))
+        _cache[key] = weakref.ref(self, functools.partial(_drop_cached, key))
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -142,7 +139,26 @@ class UOp:
         return c.reshape((1,) * len(shape)).expand(tuple(shape)) if shape else c
 
 
-def _arg_key(arg: Any) -> Any:
+# live UOps by (op, dtype, ids of sources, arg key); an entry goes when its UOp dies. A plain dict of weak references
+# (rather than a WeakValueDictionary) because building UOps is on the path of every eager op.
+_cache: dict[tuple, weakref.ref[UOp]] = {}
+
+
+def _drop_cached(key: tuple, ref: weakref.ref[UOp]) -> None:
+    if _cache.get(key) is ref:
+        del _cache[key]
+
+
+_SLOT_SETTERS = tuple(UOp.__dict__[name].__set__ for name in ("op", "dtype", "src", "arg", "shape", "_hash"))
+
+
+def _init_slots(u: UOp, *values: Any) -> None:
+    """Set a new UOp's slots (its own __setattr__ refuses, so that UOps stay immutable)."""
+    for setter, value in zip(_SLOT_SETTERS, values):
+        setter(u, value)
+
+
+def arg_key(arg: Any) -> Any:
     # 0.0 == -0.0 and nan != nan, so floats are keyed by their bits
     return ("float", arg.hex()) if isinstance(arg, float) else arg
 

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from lazyarr.graph.ops import Ops
 from lazyarr.graph import schedule as schedule_module
-from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule
+from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule, structure_key
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels import render_numba, runtime_numba
@@ -86,27 +86,53 @@ class ExecItem:
                   f"{elapsed * 1e6:9.1f} us {k.bytes_per_launch / max(elapsed, 1e-9) / 1e9:7.2f} GB/s")
 
 
+@dataclass
+class Plan:
+    """A schedule with its compiled kernels (one per item): what realising one graph structure takes."""
+
+    schedule: Schedule
+    kernels: list[CompiledKernel]
+
+
+# plans by `structure_key` and the flags that change a schedule; an eager op on new data only looks its plan up
+_plans: dict[tuple[Any, ...], Plan] = {}
+PLAN_CACHE_SIZE = 2048
+
+
 def realize_uops(roots: list[UOp]) -> list[UOp]:
     """Compute `roots` (graphs over BUFFER leaves); returns each root's value as a view of a BUFFER, or a constant."""
-    norm, inputs = normalize(roots)
-    before = schedule_module.schedules_created
-    sched = schedule(norm)
-    COUNTERS.schedules_created += schedule_module.schedules_created - before
-    bufs = run_schedule(sched, inputs)
-    return [_substitute(r, bufs) for r in sched.results]
+    key, inputs = structure_key(roots)
+    plan_key = (key, flag("FUSE"), flag("VERIFY"))
+    plan = _plans.get(plan_key) if flag("SCHEDULE_CACHE") else None
+    if plan is None:
+        norm, norm_inputs = normalize(roots)
+        # a cached plan is run on the buffers structure_key finds, so they must be normalize's, in its slot order
+        assert len(norm_inputs) == len(inputs) and all(a is b for a, b in zip(norm_inputs, inputs))
+        before = schedule_module.schedules_created
+        sched = schedule(norm)
+        COUNTERS.schedules_created += schedule_module.schedules_created - before
+        plan = Plan(sched, [get_kernel(item, _sizes(sched, item, inputs)) for item in sched.items])
+        if flag("SCHEDULE_CACHE"):
+            if len(_plans) >= PLAN_CACHE_SIZE:
+                del _plans[next(iter(_plans))]
+            _plans[plan_key] = plan
+    bufs = run_schedule(plan.schedule, inputs, plan.kernels)
+    return [_substitute(r, bufs) for r in plan.schedule.results]
 
 
-def run_schedule(sched: Schedule, inputs: list[Buffer]) -> list[Buffer]:
-    """Allocate the schedule's new buffers and launch its kernels in order; returns every buffer by index."""
-    bufs: list[Buffer] = []
-    for b in sched.buffers:
-        if isinstance(b, NewBuffer):
-            bufs.append(Buffer(b.size, b.dtype, inputs[0].device if inputs else "CPU"))
-        else:
-            bufs.append(inputs[b])
-    for item in sched.items:
+def _sizes(sched: Schedule, item: ScheduleItem, inputs: list[Buffer]) -> tuple[int, ...]:
+    return tuple(b.size if isinstance(b := sched.buffers[i], NewBuffer) else inputs[b].size for i in item.bufs)
+
+
+def run_schedule(sched: Schedule, inputs: list[Buffer], kernels: list[CompiledKernel] | None = None) -> list[Buffer]:
+    """Allocate the schedule's new buffers and launch its kernels in order (compiling them unless given); returns
+    every buffer by index."""
+    device = inputs[0].device if inputs else "CPU"
+    bufs = [Buffer(b.size, b.dtype, device) if isinstance(b, NewBuffer) else inputs[b] for b in sched.buffers]
+    for k, item in enumerate(sched.items):
         item_bufs = [bufs[i] for i in item.bufs]
-        ExecItem(get_kernel(item, tuple(b.size for b in item_bufs)), item_bufs).run()
+        kernel = kernels[k] if kernels is not None else get_kernel(item, tuple(b.size for b in item_bufs))
+        ExecItem(kernel, item_bufs).run()
     return bufs
 
 

@@ -123,13 +123,16 @@ def _import(name: str, source: str, path: str) -> tuple[Callable[..., None], boo
 
 
 def num_threads() -> int:
-    """Threads for large kernels: LAZYARR_NUM_THREADS, else Numba's thread count setting."""
+    """Threads for large kernels: LAZYARR_NUM_THREADS, else Numba's thread count (`numba.set_num_threads` once
+    Numba's threading layer is running, else NUMBA_NUM_THREADS, which defaults to the number of cores)."""
     n = flag("NUM_THREADS")
     if n > 0:
         return n
-    import numba
+    from numba.np.ufunc import parallel
 
-    return max(1, int(numba.config.NUMBA_NUM_THREADS))
+    if parallel._is_initialized:
+        return max(1, int(parallel.get_num_threads()))
+    return max(1, int(parallel.NUM_THREADS))
 
 
 def launch(fn: Callable[..., None], arrays: list[Any], ints: list[int], parallel: bool, outer: int, work: int) -> None:
@@ -137,13 +140,14 @@ def launch(fn: Callable[..., None], arrays: list[Any], ints: list[int], parallel
     if not parallel:
         fn(*arrays, *ints)
         return
-    threads = min(num_threads(), outer)
-    if threads <= 1 or work < flag("PARALLEL_MIN"):
+    if work < flag("PARALLEL_MIN") or outer <= 1 or (threads := min(num_threads(), outer)) <= 1:
         fn(*arrays, 0, outer, *ints)
         return
     global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=num_threads(), thread_name_prefix="lazyarr")
+    if _pool is None or _pool._max_workers < threads:  # noqa: SLF001
+        if _pool is not None:
+            _pool.shutdown(wait=False)
+        _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="lazyarr")
     bounds = [outer * t // threads for t in range(threads + 1)]
     futures = [_pool.submit(fn, *arrays, bounds[t], bounds[t + 1], *ints) for t in range(1, threads)]
     fn(*arrays, bounds[0], bounds[1], *ints)

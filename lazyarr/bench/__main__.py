@@ -1,0 +1,92 @@
+"""`python -m lazyarr.bench`: every workload, fused and unfused lazyarr against NumPy and whichever of numexpr,
+PyTorch (eager and torch.compile) and JAX are installed; prints a markdown table, optionally writes JSON and a plot.
+
+    python -m lazyarr.bench                  # the full run (several minutes; torch.compile compiles each workload)
+    python -m lazyarr.bench --quick          # under 2 minutes: fewer samples, no torch.compile
+    python -m lazyarr.bench --json out.json --plot out.png --only chain,softmax
+    python -m lazyarr.bench --first-call     # also: the chain's first call in fresh processes (cold and warm cache)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from lazyarr.bench import first_call, report, runner
+from lazyarr.bench.workloads import all_workloads
+from lazyarr.helpers import Context
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m lazyarr.bench", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="5 samples, no torch.compile (under 2 minutes)")
+    p.add_argument("--json", metavar="PATH", help="write every sample, the limits and the environment as JSON")
+    p.add_argument("--plot", metavar="PATH", help="write a bar chart of median times (log scale), e.g. out.png")
+    p.add_argument("--only", metavar="NAMES", help="comma-separated substrings of workload names to run")
+    p.add_argument("--contenders", metavar="NAMES", help=f"comma-separated subset of: {', '.join(runner.CONTENDERS)}")
+    p.add_argument("--repeat", type=int, help="samples per measurement (default 15, 5 with --quick)")
+    p.add_argument("--threads", type=int, help="threads for lazyarr, torch and numexpr (default: each one's own)")
+    p.add_argument("--first-call", action="store_true", help="time the chain's first call in fresh processes")
+    args = p.parse_args(argv)
+
+    contenders = args.contenders.split(",") if args.contenders else list(runner.CONTENDERS)
+    if args.quick and not args.contenders:
+        contenders.remove("torch.compile")
+    unknown = set(contenders) - set(runner.CONTENDERS)
+    if unknown:
+        p.error(f"unknown contenders {sorted(unknown)}; choose from {runner.CONTENDERS}")
+    workloads = all_workloads()
+    if args.only:
+        keys = [k.strip().lower() for k in args.only.split(",")]
+        chosen = [w for w in workloads if any(k in w.name.lower() for k in keys)]
+        # ratios to the bandwidth limit need the STREAM probes in the same run
+        workloads = [w for w in workloads if w in chosen or (w.stream and any(not c.stream for c in chosen))]
+    repeat = args.repeat or (5 if args.quick else 15)
+    start = time.perf_counter()
+    with Context(**({"NUM_THREADS": args.threads} if args.threads else {})):
+        if args.threads:
+            _set_peer_threads(args.threads)
+        results = runner.run(workloads, contenders, repeat=repeat, warmup=1 if args.quick else 2,
+                             sample_min_s=1e-3 if args.quick else 2e-3,
+                             progress=lambda line: print(line, file=sys.stderr, flush=True))
+        env = report.environment()
+    lim = runner.limits(workloads, results)
+    print(f"\nlazyarr benchmarks: median of {repeat} samples, {time.perf_counter() - start:.0f} s in all; "
+          f"{env['cpus']} CPUs, lazyarr threads {env['lazyarr threads']}; BLAS env {env['blas env'] or 'default'}\n")
+    print(report.table(workloads, results, lim, contenders))
+    print()
+    print(report.notes(workloads, results, lim))
+    extra = {}
+    if args.first_call:
+        extra["first call"] = first_call.measure()
+        print()
+        print(first_call.describe(extra["first call"]))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"environment": env, "repeat": repeat, "quick": args.quick, **runner.as_dict(results, lim),
+                       **extra}, f, indent=1)
+    if args.plot:
+        report.plot(workloads, results, contenders, args.plot)
+    return 0
+
+
+def _set_peer_threads(n: int) -> None:
+    try:
+        import torch
+
+        torch.set_num_threads(n)
+    except ImportError:
+        pass
+    try:
+        import numexpr
+
+        numexpr.set_num_threads(n)
+    except ImportError:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -17,7 +17,7 @@ def canonical_device(device: str | None, default: str) -> str:
 
     Raises:
         ValueError: an unknown device.
-        runtime_cuda.CudaUnavailable: CUDA without CuPy or without a usable GPU (a RuntimeError).
+        runtime_cuda.CudaUnavailableError: CUDA without CuPy or without a usable GPU (a RuntimeError).
     """
     if device is None:
         device = default

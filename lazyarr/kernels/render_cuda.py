@@ -143,8 +143,8 @@ __device__ __forceinline__ {p} lz_ipow({p} a, {p} b) {{
 def _float_helpers() -> str:
     out = []
     for t, sfx in (("float", "f"), ("double", "")):
-        out.append(f"""// NumPy's floor_divide and remainder (npy_divmod): the quotient snapped to an integer, the remainder
-// with the divisor's sign; x // 0 is x / 0 and x % 0 is NaN
+        out.append(f"""// NumPy's floor_divide and remainder (npy_divmod): the quotient snapped to an integer, the
+// remainder with the divisor's sign; x // 0 is x / 0 and x % 0 is NaN
 __device__ __forceinline__ {t} lz_floordiv({t} a, {t} b) {{
     if (b == 0) return a / b;
     {t} mod = fmod{sfx}(a, b);

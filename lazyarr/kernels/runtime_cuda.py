@@ -21,8 +21,10 @@ from lazyarr.kernels.lower import Lowered
 from lazyarr.kernels.render_cuda import CudaKernel
 from lazyarr.kernels.stats import COUNTERS
 
+Dim3 = tuple[int, int, int]
 
-class CudaUnavailable(RuntimeError):
+
+class CudaUnavailableError(RuntimeError):
     """The CUDA device was asked for, but CuPy is not installed or no GPU is usable."""
 
 
@@ -37,7 +39,7 @@ class Backend(Protocol):
 
     def compile(self, source: str, name: str) -> Any: ...
 
-    def launch(self, fn: Any, grid: tuple[int, int, int], block: tuple[int, int, int], args: tuple[Any, ...],
+    def launch(self, fn: Any, grid: Dim3, block: Dim3, args: tuple[Any, ...],
                timed: bool) -> float | None: ...
 
     def sm_count(self) -> int: ...
@@ -52,13 +54,15 @@ class CupyBackend:
         try:
             import cupy
         except ImportError as err:
-            raise CudaUnavailable("the CUDA device needs CuPy: pip install 'lazyarr[cuda]' (cupy-cuda12x)") from err
+            msg = "the CUDA device needs CuPy: pip install 'lazyarr[cuda]' (cupy-cuda12x)"
+            raise CudaUnavailableError(msg) from err
         try:
             ok = bool(cupy.is_available())
         except Exception as err:  # a broken driver install raises instead of answering
-            raise CudaUnavailable(f"CuPy cannot reach a GPU: {err}") from err
+            raise CudaUnavailableError(f"CuPy cannot reach a GPU: {err}") from err
         if not ok:
-            raise CudaUnavailable("the CUDA device was asked for, but no GPU is usable (cupy.is_available() is False)")
+            msg = "the CUDA device was asked for, but no GPU is usable (cupy.is_available() is False)"
+            raise CudaUnavailableError(msg)
         self.cupy = cupy
         self._sm: int | None = None
 
@@ -76,7 +80,7 @@ class CupyBackend:
         fn.compile()
         return fn
 
-    def launch(self, fn: Any, grid: tuple[int, int, int], block: tuple[int, int, int], args: tuple[Any, ...],
+    def launch(self, fn: Any, grid: Dim3, block: Dim3, args: tuple[Any, ...],
                timed: bool) -> float | None:
         if not timed:
             fn(grid, block, args)
@@ -96,11 +100,11 @@ class CupyBackend:
 
 _lock = threading.Lock()
 _backend: Backend | None = None
-_unavailable: CudaUnavailable | None = None
+_unavailable: CudaUnavailableError | None = None
 
 
 def backend() -> Backend:
-    """The active backend (CuPy unless a test installed another); raises CudaUnavailable with the reason."""
+    """The active backend (CuPy unless a test installed another); raises CudaUnavailableError with the reason."""
     global _backend, _unavailable
     if _backend is not None:
         return _backend
@@ -110,7 +114,7 @@ def backend() -> Backend:
                 raise _unavailable
             try:
                 _backend = CupyBackend()
-            except CudaUnavailable as err:
+            except CudaUnavailableError as err:
                 _unavailable = err
                 raise
         return _backend
@@ -129,13 +133,13 @@ def available() -> bool:
     """True when the CUDA device can be used (CuPy installed and a GPU present, or a test backend installed)."""
     try:
         backend()
-    except CudaUnavailable:
+    except CudaUnavailableError:
         return False
     return True
 
 
 def require() -> None:
-    """Raise CudaUnavailable (with the reason) unless the CUDA device can be used."""
+    """Raise CudaUnavailableError (with the reason) unless the CUDA device can be used."""
     backend()
 
 
@@ -199,7 +203,7 @@ def choose_lanes(rows: int, reduce_size: int, contiguous: bool, sm_count: int) -
     return int(min(render_cuda.MAX_THREADS, max(64, 1 << int(math.log2(reduce_size // 32)))))
 
 
-def launch_config(spec: CudaKernel, int_args: list[int], sm_count: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+def launch_config(spec: CudaKernel, int_args: list[int], sm_count: int) -> tuple[Dim3, Dim3]:
     """(grid, block) for one launch of `spec` with these int args; LAZYARR_CUDA_LANES overrides the lane count."""
     vals = dict(zip(spec.int_params, int_args))
     rows = prod(_extent(vals, e) for e in spec.row_extents)

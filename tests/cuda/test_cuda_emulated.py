@@ -50,33 +50,34 @@ def T(a: np.ndarray, dev: str) -> Tensor:
     return Tensor(a, device=dev)
 
 
-# name -> (program, exact): the program builds a Tensor on a device; `exact` asks for bitwise-equal results
-ELEMENTWISE: dict[str, tuple[Callable[[str], Tensor], bool]] = {
+def _int_ops(x: Tensor, y: Tensor, shift: Tensor) -> list[Tensor]:
+    return [x * y + x, x - y, -x, x.abs(), x // y, x % y, x << shift, x >> shift, ~x ^ y, x.maximum(y)]
+
+
+def _float_div(a: np.ndarray, b: np.ndarray, d: str) -> list[Tensor]:
+    return [T(a, d) // T(b, d), T(a, d) % T(b, d)]
+
+
+def _casts(d: str) -> list[Tensor]:
+    x = T(F32, d)
+    return [(x * 40).cast(lazyarr.int8), x.cast(lazyarr.float16), (x * 1e5).cast(lazyarr.int64).cast(lazyarr.float64),
+            x.cast(lazyarr.bool_), x.cast(lazyarr.float64).cast(lazyarr.float16), T(U32, d).cast(lazyarr.float32)]
+
+
+# name -> (program, exact): the program builds Tensors on a device; `exact` asks for bitwise-equal results
+ELEMENTWISE: dict[str, tuple[Callable[[str], Tensor | list[Tensor]], bool]] = {
     "fused_exp_sin": (lambda d: T(F32, d) * T(F32B, d) + T(F32, d) * (-T(F32B, d)).exp() * T(F32, d).sin(), False),
     "arith_exact": (lambda d: (T(F32, d) * 3 - T(F32B, d)) / (T(F32B, d) * T(F32B, d) + 1.5) + T(F32, d).sqrt(), True),
     "broadcast_views": (lambda d: (T(CUBE, d).flip(2)[:, 1:, ::3] + T(CUBE[0], d)[1:, ::3]).permute(2, 0, 1)
                         .pad(((1, 2), (0, 0), (0, 1)), value=0.5), True),
-    "float_floordiv_mod": (lambda d: Tensor.stack(T(EDGE_F.repeat(12), d) // T(np.tile(EDGE_D, 12), d),
-                                                  T(EDGE_F.repeat(12), d) % T(np.tile(EDGE_D, 12), d)), True),
-    "float64_floordiv_mod": (lambda d: Tensor.stack(T(EDGE_F.astype(np.float64), d) // T(EDGE_D.astype(np.float64), d),
-                                                    T(EDGE_F.astype(np.float64), d) % T(EDGE_D.astype(np.float64), d)),
-                             True),
-    "int8_ops": (lambda d: Tensor.stack(T(I8, d) * T(I8B, d) + T(I8, d), -T(I8, d), T(I8, d).abs(), T(I8, d) // T(I8B, d),
-                                        T(I8, d) % T(I8B, d), T(I8, d) << T(I8B, d).abs(), T(I8, d) >> T(I8B, d).abs(),
-                                        ~T(I8, d), T(I8, d).maximum(T(I8B, d))), True),
-    "int64_ops": (lambda d: Tensor.stack(T(I64, d) * T(I64B, d) - T(I64B, d), -T(I64, d), T(I64, d).abs(),
-                                         T(I64, d) // T(np.abs(I64B) + 1, d), T(I64, d) % T(I64B, d),
-                                         T(I64, d) << T(SHIFT, d), T(I64, d) >> T(SHIFT, d),
-                                         T(I64, d) ^ T(I64B, d)), True),
-    "uint32_ops": (lambda d: Tensor.stack(T(U32, d) * T(U32, d) + 7, T(U32, d) - 9, T(U32, d) // T(U32[::-1].copy(), d),
-                                          T(U32, d) % T(U32[::-1].copy(), d), T(U32, d) >> T(SHIFT.astype(np.uint32), d),
-                                          T(U32, d) << T(SHIFT.astype(np.uint32), d), T(U32, d).minimum(9)), True),
-    "float16": (lambda d: (T(F16, d) * T(F16[::-1].copy(), d) + 1.5) / (T(F16, d).abs() + 0.25) - T(F16, d) * 0.1, True),
-    "casts": (lambda d: Tensor.stack((T(F32, d) * 40).cast(lazyarr.int8).cast(lazyarr.float32),
-                                     T(F32, d).cast(lazyarr.float16).cast(lazyarr.float32),
-                                     (T(F32, d) * 1e5).cast(lazyarr.int64).cast(lazyarr.float64).cast(lazyarr.float32),
-                                     T(F32, d).cast(lazyarr.bool_).cast(lazyarr.float32),
-                                     T(F32, d).cast(lazyarr.float64).cast(lazyarr.float16).cast(lazyarr.float32)), True),
+    "float_floordiv_mod": (lambda d: _float_div(EDGE_F.repeat(12), np.tile(EDGE_D, 12), d), True),
+    "float64_floordiv_mod": (lambda d: _float_div(EDGE_F.astype(np.float64), EDGE_D.astype(np.float64), d), True),
+    "int8_ops": (lambda d: _int_ops(T(I8, d), T(I8B, d), T(np.abs(I8B) % 9, d)), True),
+    "int64_ops": (lambda d: _int_ops(T(I64, d), T(I64B, d), T(SHIFT, d)), True),
+    "uint32_ops": (lambda d: _int_ops(T(U32, d), T(U32[::-1].copy(), d), T(SHIFT.astype(np.uint32), d)), True),
+    "float16": (lambda d: (T(F16, d) * T(F16[::-1].copy(), d) + 1.5) / (T(F16, d).abs() + 0.25) - T(F16, d) * 0.1,
+                True),
+    "casts": (_casts, True),
     "compare_where_bool": (lambda d: ((T(F32, d) > 0.5) & ~(T(F32, d) < -1) | (T(F32, d) == T(F32, d)[:, ::-1]))
                            .where(T(F32, d), T(F32, d) * -2), True),
     "gather_rows": (lambda d: T(F32, d)[T(IDX, d)], True),
@@ -118,20 +119,27 @@ def emulated(request: pytest.FixtureRequest) -> Iterator[EmulatorBackend]:
         runtime_cuda.set_backend(previous)
 
 
-def compare(program: Callable[[str], Tensor], exact: bool, backend: EmulatorBackend) -> None:
-    want = program("CPU").numpy()
+def _values(out: Tensor | list[Tensor]) -> list[np.ndarray]:
+    outs = out if isinstance(out, list) else [out]
+    Tensor.realize(*outs)
+    return [o.numpy() for o in outs]
+
+
+def compare(program: Callable[[str], Tensor | list[Tensor]], exact: bool, backend: EmulatorBackend) -> None:
+    wants = _values(program("CPU"))
     before = len(backend.launches)
-    out = program("CUDA")
-    assert out.device == "CUDA"
-    got = out.numpy()
+    outs = program("CUDA")
+    assert all(o.device == "CUDA" for o in (outs if isinstance(outs, list) else [outs]))
+    gots = _values(outs)
     assert len(backend.launches) > before, "no kernel ran on the emulated device"
-    assert got.dtype == want.dtype and got.shape == want.shape
-    if exact:
-        np.testing.assert_array_equal(got.view(f"u{got.itemsize}") if got.dtype.kind == "f" else got,
-                                      want.view(f"u{want.itemsize}") if want.dtype.kind == "f" else want)
-    else:
-        tol = 2e-3 if got.dtype == np.float16 else 2e-5
-        np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True)
+    for got, want in zip(gots, wants):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        if exact:
+            bits = f"u{got.itemsize}" if got.dtype.kind == "f" else got.dtype
+            np.testing.assert_array_equal(got.view(bits), want.view(bits))
+        else:
+            tol = 2e-3 if got.dtype == np.float16 else 2e-5
+            np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True)
 
 
 @pytest.mark.parametrize("emulated", ORDERS, indirect=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from lazyarr.graph.ops import Ops
+from lazyarr.graph import schedule as schedule_module
 from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import flag, prod
@@ -103,16 +104,11 @@ def realize_uops(roots: list[UOp], device: str = "CPU") -> list[UOp]:
     for b in inputs:
         if b.device != device:
             raise ValueError(f"a computation on {device} reads a tensor on {b.device}; move it with .to({device!r})")
-    before = len(_schedule_seen)
+    before = schedule_module.schedules_created
     sched = schedule(norm)
-    _schedule_seen.add(id(sched))
-    if len(_schedule_seen) != before:
-        COUNTERS.schedules_created += 1
+    COUNTERS.schedules_created += schedule_module.schedules_created - before
     bufs = run_schedule(sched, inputs, device)
     return [_substitute(r, bufs) for r in sched.results]
-
-
-_schedule_seen: set[int] = set()
 
 
 def run_schedule(sched: Schedule, inputs: list[Buffer], device: str | None = None) -> list[Buffer]:

@@ -178,3 +178,18 @@ def test_generated_source_properties() -> None:
             assert "__device__" in line, line
     assert 'extern "C" __global__' in src and "unsigned short* __restrict__ b0" in src  # float16 as its bits
     assert "lz_allreduce" in src and "__shared__" in src
+
+
+def test_compile_counters(emulated: EmulatorBackend, tmp_path: Path) -> None:
+    """A new source counts as compiled; in a later process (memory cache empty) as served by the disk cache."""
+    from lazyarr.kernels import realize
+
+    a = Tensor(np.arange(12, dtype=np.float32), device="CUDA")
+    with lazyarr.Context(CACHE_DIR=str(tmp_path)):
+        for expect_compiled, expect_disk in ((1, 0), (0, 1)):
+            realize._kernels.clear()
+            runtime_cuda.set_backend(emulated)  # forgets compiled kernels, as a new process would
+            lazyarr.reset_stats()
+            (a * 3 - 1.5).realize()
+            s = lazyarr.stats()
+            assert (s.kernels_compiled, s.disk_cache_hits) == (expect_compiled, expect_disk)

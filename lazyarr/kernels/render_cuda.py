@@ -268,6 +268,7 @@ class CudaKernel:
     reduce_extents: tuple[str, ...]
     reduce_contiguous: bool
     wide: bool
+    split_accs: int = 0  # >0: the kernel takes (ws, count) workspace args and its rows may span gridDim.y blocks
 
     @property
     def has_reduce(self) -> bool:
@@ -314,6 +315,12 @@ class _Renderer:
         self.lines: list[str] = []
         self.outer, self.row_stmts = _outer_chain(prog)
         self.has_reduce = any(isinstance(s, Loop) for s in self.row_stmts)
+        # one reduction loop and nothing looped after it: a row may be split over several blocks (gridDim.y)
+        loops = [s for s in self.row_stmts if isinstance(s, Loop)]
+        inside = _walk(loops[0].body) if len(loops) == 1 else []
+        self.split_accs = list(dict.fromkeys(s.acc for s in inside if isinstance(s, AccUpdate)))
+        if any(isinstance(s, Store) for s in inside):
+            self.split_accs = []
         stored = {s.buf for s in _walk(prog.body) if isinstance(s, Store)}
         self.stored = stored
 
@@ -477,7 +484,7 @@ class _Renderer:
             elif isinstance(s, Store):
                 dt = self.prog.buf_dtypes[s.buf]
                 value = f"lz_f2h({s.src})" if dt.name == "float16" else s.src
-                guard = "if (lane == 0) " if self.has_reduce and not in_loop else ""
+                guard = "if (threadIdx.x == 0) " if self.has_reduce and not in_loop else ""
                 self.emit(f"{guard}b{s.buf}[{s.index}] = {value};", depth)
             elif isinstance(s, Loop):
                 if in_loop:
@@ -517,8 +524,38 @@ class _Renderer:
             dt = self.dtypes[acc]
             t = reg_type(dt)
             combine = self.binary(op, dt, "x", "y")
-            self.emit(f"{acc} = lz_allreduce({acc}, [](const {t} x, const {t} y) -> {t} {{ return {combine}; }}, "
-                      "lz_smem);", depth)
+            self.emit(f"const auto {acc}_f = [](const {t} x, const {t} y) -> {t} {{ return {combine}; }};", depth)
+            self.emit(f"{acc} = lz_allreduce({acc}, {acc}_f, lz_smem);", depth)
+        if self.split_accs:
+            self.cross_block(depth)
+
+    def cross_block(self, depth: int) -> None:
+        """Blocks that share a row publish their partial results; the last to finish combines them in block order
+        (the same result whatever order the blocks ran in) and goes on with the row, the others skip it."""
+        n = len(self.split_accs)
+        self.emit("if (gridDim.y > 1) {", depth)
+        d = depth + 1
+        self.emit("if (threadIdx.x == 0) {", d)
+        for k, acc in enumerate(self.split_accs):
+            t = reg_type(self.dtypes[acc])
+            self.emit(f"reinterpret_cast<{t}*>(lz_ws + (row * {n} + {k}) * gridDim.y)[blockIdx.y] = {acc};", d + 1)
+        self.emit("__threadfence();", d + 1)
+        self.emit("lz_last = atomicAdd(&lz_count[row], 1u) == gridDim.y - 1u;", d + 1)
+        self.emit("}", d)
+        self.emit("__syncthreads();", d)
+        self.emit("const bool last = lz_last;", d)
+        self.emit("__syncthreads();", d)
+        self.emit("if (!last) continue;", d)
+        self.emit("__threadfence();", d)
+        for k, acc in enumerate(self.split_accs):
+            t = reg_type(self.dtypes[acc])
+            # volatile: read from L2, where the other blocks' fenced writes are, not from a stale L1 line
+            self.emit(f"const volatile {t}* {acc}_parts = "
+                      f"reinterpret_cast<const volatile {t}*>(lz_ws + (row * {n} + {k}) * gridDim.y);", d)
+            self.emit(f"{acc} = {acc}_parts[0];", d)
+            self.emit(f"for (unsigned int p = 1; p < gridDim.y; ++p) {acc} = {acc}_f({acc}, {acc}_parts[p]);", d)
+        self.emit("if (threadIdx.x == 0) lz_count[row] = 0;  // ready for the next launch", d)
+        self.emit("}", depth)
 
     def render(self) -> str:
         p = self.prog
@@ -529,13 +566,20 @@ class _Renderer:
             const = "" if i in self.stored else "const "
             params.append(f"{const}{buf_type(dt)}* __restrict__ b{i}")
         params += [f"const {self.idx} {name}" for name in p.int_params]
+        if self.split_accs:
+            params += ["unsigned long long* __restrict__ lz_ws", "unsigned int* __restrict__ lz_count"]
         bound = MAX_THREADS if self.has_reduce else ELEMENTWISE_BLOCK
         head = f'extern "C" __global__ void __launch_bounds__({bound}) {self.name}({", ".join(params)}) {{'
         rows = " * ".join(lp.extent for lp in self.outer) or "1"
         idx = self.idx
         if self.has_reduce:
             self.emit("__shared__ unsigned long long lz_smem[32];", 1)
-            self.emit(f"const {idx} lane = ({idx})threadIdx.x, lanes = ({idx})blockDim.x;", 1)
+            if self.split_accs:
+                self.emit("__shared__ bool lz_last;", 1)
+                self.emit(f"const {idx} lane = ({idx})blockIdx.y * ({idx})blockDim.x + ({idx})threadIdx.x;", 1)
+                self.emit(f"const {idx} lanes = ({idx})gridDim.y * ({idx})blockDim.x;", 1)
+            else:
+                self.emit(f"const {idx} lane = ({idx})threadIdx.x, lanes = ({idx})blockDim.x;", 1)
             self.emit(f"const {idx} rows = {rows};", 1)
             start = f"({idx})blockIdx.x * ({idx})blockDim.y + ({idx})threadIdx.y"
             step = f"({idx})gridDim.x * ({idx})blockDim.y"
@@ -582,4 +626,4 @@ def render(prog: Program, name: str = "kernel", wide: bool = False) -> CudaKerne
     source = r.render()
     reduce_extents, contiguous = _reduce_info(prog, r.row_stmts)
     return CudaKernel(name, source, tuple(prog.buf_dtypes), tuple(prog.int_params),
-                      tuple(lp.extent for lp in r.outer), reduce_extents, contiguous, wide)
+                      tuple(lp.extent for lp in r.outer), reduce_extents, contiguous, wide, len(r.split_accs))

@@ -155,6 +155,7 @@ class CudaProgram:
     spec: CudaKernel
     fn: Any = None
     compiled_by: Any = None
+    workspace: tuple[Any, Any] | None = None  # (partials, zeroed counters) of a kernel whose rows span blocks
 
 
 _compiled: dict[str, Any] = {}
@@ -223,17 +224,38 @@ def choose_lanes(rows: int, reduce_size: int, contiguous: bool, sm_count: int) -
     return int(min(render_cuda.MAX_THREADS, max(64, 1 << int(math.log2(reduce_size // 32)))))
 
 
+SPLIT_MIN_REDUCE = 1 << 15  # a row this long may be split over several blocks when rows are too few to fill the GPU
+SPLIT_LANES = 256
+
+
+def choose_parts(rows: int, reduce_size: int, lanes: int, sm_count: int) -> int:
+    """Blocks per row (gridDim.y): enough blocks to fill the GPU, each thread still looping over 8+ elements."""
+    if rows >= sm_count or reduce_size < SPLIT_MIN_REDUCE:
+        return 1
+    want = -(-sm_count * 4 // max(rows, 1))
+    return int(max(1, min(want, reduce_size // (lanes * 8), 65535)))
+
+
 def launch_config(spec: CudaKernel, int_args: list[int], sm_count: int) -> tuple[Dim3, Dim3]:
-    """(grid, block) for one launch of `spec` with these int args; LAZYARR_CUDA_LANES overrides the lane count."""
+    """(grid, block) for one launch of `spec` with these int args; LAZYARR_CUDA_LANES overrides the lane count.
+
+    grid.y > 1 only for kernels that can split rows (`spec.split_accs`): their rows are spread over grid.y blocks.
+    """
     vals = dict(zip(spec.int_params, int_args))
     rows = prod(_extent(vals, e) for e in spec.row_extents)
     if not spec.has_reduce:
         block = render_cuda.ELEMENTWISE_BLOCK
         return (max(1, min(-(-rows // block), sm_count * 32)), 1, 1), (block, 1, 1)
     reduce_size = prod(_extent(vals, e) for e in spec.reduce_extents)
-    lanes = flag("CUDA_LANES") or choose_lanes(rows, reduce_size, spec.reduce_contiguous, sm_count)
+    forced = flag("CUDA_LANES")
+    lanes = forced or choose_lanes(rows, reduce_size, spec.reduce_contiguous, sm_count)
     if lanes != 1 and (lanes % 32 or lanes > render_cuda.MAX_THREADS):
         raise ValueError(f"LAZYARR_CUDA_LANES={lanes}: use 1, 32 or a multiple of 32 up to {render_cuda.MAX_THREADS}")
+    if spec.split_accs and (not forced or forced >= 64):  # split rows need whole blocks (barriers) per row
+        split_lanes = forced or SPLIT_LANES
+        parts = choose_parts(rows, reduce_size, split_lanes, sm_count)
+        if parts > 1:
+            return (max(1, rows), parts, 1), (split_lanes, 1, 1)
     per_block = 256 if lanes == 1 else (8 if lanes == 32 else 1)
     grid = max(1, min(-(-rows // per_block), sm_count * 2048 // (lanes * per_block) * 4))
     return (grid, 1, 1), (lanes, per_block, 1)
@@ -247,5 +269,16 @@ def launch(prog: CudaProgram, arrays: list[Any], int_args: list[int]) -> float |
     grid, block = launch_config(prog.spec, int_args, b.sm_count())
     int_type = np.int64 if prog.spec.wide else np.int32
     args = (*arrays, *(int_type(v) for v in int_args))
+    if prog.spec.split_accs:
+        args = (*args, *_workspace(prog, b, grid[0] * grid[1] * prog.spec.split_accs, grid[0]))
     return b.launch(prog.fn, grid, block, args, timed=flag("DEBUG") >= 1)
 
+
+def _workspace(prog: CudaProgram, b: Backend, slots: int, rows: int) -> tuple[Any, Any]:
+    """The kernel's partial-result slots and per-row counters (zero between launches: the last block resets them)."""
+    ws = prog.workspace
+    if ws is None or ws[0].size < slots or ws[1].size < rows:
+        counters = b.from_host(np.zeros(max(rows, 1), dtype=np.uint32))
+        ws = (b.empty(max(slots, 1), "uint64"), counters)
+        prog.workspace = ws
+    return ws

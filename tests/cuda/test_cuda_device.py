@@ -154,6 +154,11 @@ def test_launch_config() -> None:
     assert launch_config(_spec((), ("n1",), True), [0, 1 << 24], sms) == ((1, 1, 1), (1024, 1, 1))
     # a column reduction: a thread per output when there are enough of them
     assert launch_config(_spec(("n0",), ("n1",), False), [1 << 20, 4096], sms)[1] == (1, 256, 1)
+    # few long rows are spread over several blocks (grid.y) when the kernel can combine them
+    split = CudaKernel("kernel", "", (), ("n0", "n1"), (), ("n1",), True, False, 1)
+    grid, block = launch_config(split, [0, 1 << 24], sms)
+    assert block == (256, 1, 1) and grid[0] == 1 and grid[1] == sms * 4
+    assert launch_config(split, [0, 1000], sms) == ((1, 1, 1), (32, 8, 1))  # short: one warp, no split
     assert choose_lanes(100, 8, True, sms) == 1
     assert choose_lanes(100, 4096, False, sms) == 32
 

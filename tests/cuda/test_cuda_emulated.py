@@ -198,3 +198,21 @@ def test_fused_chain_is_one_kernel(emulated: EmulatorBackend) -> None:
     before = len(emulated.launches)
     ((a * b).exp() + a.sin() * 2 - b).realize()
     assert len(emulated.launches) - before == 1
+
+
+SPLIT = ["sum_row", "sum_full", "sum_axes_0_2", "max_row_nan", "min_full_nan", "int64_sum_wraps", "mean_var",
+         "float16_sum", "any_all"]
+
+
+@pytest.mark.parametrize(("emulated", "lanes"), [("forward", 64), ("reverse", 128), ("shuffle", 0)],
+                         indirect=["emulated"])
+@pytest.mark.parametrize("name", SPLIT)
+def test_rows_split_over_blocks_match_cpu(name: str, emulated: EmulatorBackend, lanes: int,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Few long rows: each row's reduction spread over several blocks, combined by the last block to finish."""
+    monkeypatch.setattr(runtime_cuda, "choose_parts", lambda rows, reduce_size, lanes, sm_count: 3)
+    monkeypatch.setattr(runtime_cuda, "SPLIT_LANES", 64)
+    with lazyarr.Context(CUDA_LANES=lanes):
+        compare(*REDUCTIONS[name], emulated)
+        compare(*REDUCTIONS[name], emulated)  # counters were reset: a second launch is right too
+    assert any(grid[1] > 1 for grid, _ in emulated.launches)

@@ -15,7 +15,7 @@ from lazyarr.graph import schedule as schedule_module
 from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule, structure_key
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import flag, prod
-from lazyarr.kernels import render_numba, runtime_numba
+from lazyarr.kernels import cuda_check, render_numba, runtime_cuda, runtime_numba
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.lower import Lowered, lower
 from lazyarr.kernels.stats import COUNTERS
@@ -38,17 +38,33 @@ class CompiledKernel:
     bytes_per_launch: int
 
 
-_kernels: dict[tuple[ScheduleItem, tuple[int, ...]], CompiledKernel] = {}
+class _KernelCache(dict):  # type: ignore[type-arg]
+    """Compiled kernels by (item, buffer sizes, device). Clearing it also forgets the cached plans holding them."""
+
+    def clear(self) -> None:
+        super().clear()
+        _plans.clear()
 
 
-def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...]) -> CompiledKernel:
-    """Lower, render and compile `item` (cached by the item and its buffers' sizes)."""
-    key = (item, buffer_sizes)
+_kernels: dict[tuple[ScheduleItem, tuple[int, ...], str], CompiledKernel] = _KernelCache()
+
+
+def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = "CPU") -> CompiledKernel:
+    """Lower, render and compile `item` for `device` (cached by the item, its buffers' sizes and the device)."""
+    key = (item, buffer_sizes, device)
     if key in _kernels:
         return _kernels[key]
-    low = lower(item, blas=True)
-    source = render_numba.render(low.program, "kernel")
-    fn = None if flag("NULL") else runtime_numba.compile_source(source)
+    fn: Any
+    if device == "CUDA":
+        low = lower(item)
+        prog = runtime_cuda.build(low, buffer_sizes, compile=not flag("NULL"))
+        source, fn = prog.spec.source, None if flag("NULL") else prog
+    else:
+        low = lower(item, blas=True)
+        source = render_numba.render(low.program, "kernel")
+        fn = None if flag("NULL") else runtime_numba.compile_source(source)
+        if flag("CUDA_CHECK"):
+            cuda_check.record(lower(item), buffer_sizes)
     if flag("DEBUG") >= 2:
         print(source)
     out_bytes = prod(item.ast.src[0].shape) * item.ast.dtype.itemsize
@@ -77,9 +93,13 @@ class ExecItem:
             return
         low = k.lowered
         start = time.perf_counter()
-        runtime_numba.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args, low.program.parallel,
-                             low.outer_size, low.work)
-        elapsed = time.perf_counter() - start
+        if isinstance(k.fn, runtime_cuda.CudaProgram):
+            timed = runtime_cuda.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args)
+            elapsed = time.perf_counter() - start if timed is None else timed
+        else:
+            runtime_numba.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args, low.program.parallel,
+                                 low.outer_size, low.work)
+            elapsed = time.perf_counter() - start
         COUNTERS.kernel_time += elapsed
         if flag("DEBUG") >= 1:
             print(f"*** kernel {runtime_numba.kernel_name(k.source)[:11]} work {low.work:>10} "
@@ -94,15 +114,20 @@ class Plan:
     kernels: list[CompiledKernel]
 
 
-# plans by `structure_key` and the flags that change a schedule; an eager op on new data only looks its plan up
+# plans by `structure_key`, the device and the flags that change a schedule; an eager op on new data only looks its
+# plan up (no normalize, no schedule or kernel cache lookups)
 _plans: dict[tuple[Any, ...], Plan] = {}
 PLAN_CACHE_SIZE = 2048
 
 
-def realize_uops(roots: list[UOp]) -> list[UOp]:
-    """Compute `roots` (graphs over BUFFER leaves); returns each root's value as a view of a BUFFER, or a constant."""
+def realize_uops(roots: list[UOp], device: str = "CPU") -> list[UOp]:
+    """Compute `roots` (graphs over BUFFER leaves) on `device`; returns each root's value as a view of a BUFFER, or a
+    constant. Raises ValueError when a root reads a buffer on another device."""
     key, inputs = structure_key(roots)
-    plan_key = (key, flag("FUSE"), flag("VERIFY"))
+    for b in inputs:
+        if b.device != device:
+            raise ValueError(f"a computation on {device} reads a tensor on {b.device}; move it with .to({device!r})")
+    plan_key = (key, device, flag("FUSE"), flag("VERIFY"))
     plan = _plans.get(plan_key) if flag("SCHEDULE_CACHE") else None
     if plan is None:
         norm, norm_inputs = normalize(roots)
@@ -111,12 +136,12 @@ def realize_uops(roots: list[UOp]) -> list[UOp]:
         before = schedule_module.schedules_created
         sched = schedule(norm)
         COUNTERS.schedules_created += schedule_module.schedules_created - before
-        plan = Plan(sched, [get_kernel(item, _sizes(sched, item, inputs)) for item in sched.items])
+        plan = Plan(sched, [get_kernel(item, _sizes(sched, item, inputs), device) for item in sched.items])
         if flag("SCHEDULE_CACHE"):
             if len(_plans) >= PLAN_CACHE_SIZE:
                 del _plans[next(iter(_plans))]
             _plans[plan_key] = plan
-    bufs = run_schedule(plan.schedule, inputs, plan.kernels)
+    bufs = run_schedule(plan.schedule, inputs, device, plan.kernels)
     return [_substitute(r, bufs) for r in plan.schedule.results]
 
 
@@ -124,14 +149,15 @@ def _sizes(sched: Schedule, item: ScheduleItem, inputs: list[Buffer]) -> tuple[i
     return tuple(b.size if isinstance(b := sched.buffers[i], NewBuffer) else inputs[b].size for i in item.bufs)
 
 
-def run_schedule(sched: Schedule, inputs: list[Buffer], kernels: list[CompiledKernel] | None = None) -> list[Buffer]:
-    """Allocate the schedule's new buffers and launch its kernels in order (compiling them unless given); returns
-    every buffer by index."""
-    device = inputs[0].device if inputs else "CPU"
+def run_schedule(sched: Schedule, inputs: list[Buffer], device: str | None = None,
+                 kernels: list[CompiledKernel] | None = None) -> list[Buffer]:
+    """Allocate the schedule's new buffers on `device` (default: the inputs') and launch its kernels in order
+    (compiling them unless `kernels` are given); returns every buffer by index."""
+    device = device or (inputs[0].device if inputs else "CPU")
     bufs = [Buffer(b.size, b.dtype, device) if isinstance(b, NewBuffer) else inputs[b] for b in sched.buffers]
     for k, item in enumerate(sched.items):
         item_bufs = [bufs[i] for i in item.bufs]
-        kernel = kernels[k] if kernels is not None else get_kernel(item, tuple(b.size for b in item_bufs))
+        kernel = kernels[k] if kernels is not None else get_kernel(item, tuple(b.size for b in item_bufs), device)
         ExecItem(kernel, item_bufs).run()
     return bufs
 

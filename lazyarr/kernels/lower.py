@@ -216,6 +216,7 @@ class _Lowerer:
         full, red = item.full_shape, item.reduce_axes
         self.gemm, self.gemm_reduce = _gemm_of(item, self.root) if blas else (None, None)
         self.gemm_out, self.gemm_vars = "", ()
+        self.spill: UOp | None = None
         if self.has_gather or self.gemm is not None:
             self.groups = [[d] for d in range(len(full))]
             self.reduce_axes = red
@@ -333,6 +334,8 @@ class _Lowerer:
         return n.op is not Ops.REDUCE and any(n.shape[d] != 1 for d in full_red) if n.shape == self.full else False
 
     def _value(self, n: UOp, scope: _Scope, stmts: list[Stmt]) -> str:
+        if self.spill is not None and n is self.spill.src[0] and self.spill in scope.reduced:
+            return self.load_output(stmts, scope)  # stored by the pass that summed it (see spill_candidate)
         if n in self.stacks:
             chain, base = strip_movement(n)
             idx = self.loop_index(n.shape, scope.vars)
@@ -398,9 +401,10 @@ class _Lowerer:
         if loops:
             loops[0].parallel = True
         scope = _Scope(self, cur, vars_, inner, extents)
+        root_inner = self.is_inner(self.value_root())
+        self.spill = self.spill_candidate() if root_inner else None
         for r in [n for n in self.value_root().toposort() if n.op is Ops.REDUCE]:
             scope.reduce_result(r)
-        root_inner = self.is_inner(self.value_root())
         if root_inner:
             stmts = scope.open_inner()
             v = self.value(self.value_root(), scope)
@@ -415,6 +419,28 @@ class _Lowerer:
 
     def value_root(self) -> UOp:
         return self.root
+
+    def spill_candidate(self) -> UOp | None:
+        """A reduction whose operand the last pass over the row needs again (softmax's exp(x - max)): its pass also
+        stores that operand into the output row, and later passes load it instead of computing it again. Only when
+        the operand has the output's dtype and shape, is worth keeping (a transcendental), and the output buffer is
+        not also an input (an assign into a tensor this kernel reads)."""
+        root = self.value_root()
+        if self.out_view.shape != self.full or any(n.op is Ops.PARAM and n.arg.slot == 0 for n in root.toposort()):
+            return None
+        final = _pass_nodes(root)
+        for r in (n for n in root.toposort() if n.op is Ops.REDUCE):
+            e = r.src[0]
+            if e in final and e.dtype == self.item.ast.dtype and e.shape == self.full \
+                    and any(n.op in GroupOp.Transcendental for n in _pass_nodes(e)):
+                return r
+        return None
+
+    def load_output(self, stmts: list[Stmt], scope: _Scope) -> str:
+        """The output element at the current loop indices (read back after a spill)."""
+        idx = self.loop_index(self.out_view.shape, scope.vars)
+        pos, _ = self.index_of(stmts, self.regrouped_stack(self.out_view), idx, self.tag(self.out_view))
+        return self.emit(stmts, "load", self.item.ast.dtype, (pos,), 0)
 
     # ---- a matmul-shaped reduction as one BLAS call, with the elementwise work around it ----
     def lower_gemm(self, mm: MatmulAxes) -> Lowered:
@@ -550,10 +576,24 @@ class _Scope:
         self.outer_stmts.append(AccInit(acc, red.dtype, red.arg.op))
         stmts = self.open_inner()
         v = self.lo.value(red.src[0], self)
+        if red is self.lo.spill:
+            self.lo.store(stmts, self, v)
         stmts.append(AccUpdate(acc, red.arg.op, v))
         self.close_inner()
         self.reduced[red] = acc
         return acc
+
+
+def _pass_nodes(root: UOp) -> set[UOp]:
+    """The nodes computed for `root` itself, not inside the reductions it reads."""
+    seen, stack = set(), [root]
+    while stack:
+        n = stack.pop()
+        if n not in seen:
+            seen.add(n)
+            if n.op is not Ops.REDUCE:
+                stack.extend(n.src)
+    return seen
 
 
 def _gemm_of(item: ScheduleItem, root: UOp) -> tuple[MatmulAxes | None, UOp | None]:

@@ -200,3 +200,19 @@ def test_matmul_views_dtypes_and_fused_epilogue() -> None:
         out_view[:, ::2].assign(x @ w).realize()
         np.testing.assert_allclose(out_view.numpy()[:, ::2], a.astype(np.float32) @ b.astype(np.float32), rtol=1e-5,
                                    atol=1e-5)
+
+
+def test_softmax_computes_each_exp_once_and_keeps_inputs_intact() -> None:
+    x = rng.standard_normal((16, 300)).astype(np.float32)
+    t = Tensor(x).realize()
+    (src,) = _sources(lambda: t.softmax(-1))
+    assert src.count("exp_f32(") == 1  # the sum's pass stores exp(x - max) in the output; the last pass rescales it
+    e = np.exp(x - x.max(-1, keepdims=True))
+    fused, unfused = both_ways(lambda a: a.softmax(-1), x)
+    np.testing.assert_array_equal(fused, unfused)
+    np.testing.assert_allclose(fused, e / e.sum(-1, keepdims=True), rtol=1e-5, atol=1e-7)
+    h = x.astype(np.float16)
+    eh = np.exp((h - h.max(-1, keepdims=True)).astype(np.float32))
+    np.testing.assert_allclose(Tensor(h).softmax(-1).numpy().astype(np.float32), eh / eh.sum(-1, keepdims=True),
+                               rtol=2e-2, atol=1e-3)
+    np.testing.assert_array_equal(t.numpy(), x)

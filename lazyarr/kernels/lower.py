@@ -38,6 +38,9 @@ class Loop:
     `blocked` marks the innermost loop of a reduction over the kernel's last axis (a "row" reduction). A renderer
     may sum the float ADD AccUpdates inside it in fixed-size blocks (the Numba renderer does, so that the sums
     vectorise); it must do the same whatever the loop body computes, so fused and unfused kernels agree.
+    `lanes` marks the innermost outer loop of a "column" reduction (the kernel's last axis is not reduced): its
+    iterations are independent and it holds the reduction loops, so a renderer may run several of them side by side
+    (the Numba renderer does, so that the loads along the last axis vectorise; each one still reduces in order).
     """
 
     var: str
@@ -45,6 +48,7 @@ class Loop:
     body: list[Stmt] = field(default_factory=list)
     parallel: bool = False
     blocked: bool = False
+    lanes: bool = False
 
 
 @dataclass(frozen=True)
@@ -400,6 +404,7 @@ class _Lowerer:
             cur = loop.body
         if loops:
             loops[0].parallel = True
+            loops[-1].lanes = bool(inner) and not self.row and outer[-1] == len(self.shape) - 1
         scope = _Scope(self, cur, vars_, inner, extents)
         root_inner = self.is_inner(self.value_root())
         self.spill = self.spill_candidate() if root_inner else None

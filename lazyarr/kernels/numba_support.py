@@ -54,6 +54,8 @@ _add_reassoc = _float_intrinsic("fadd", ("reassoc",))
 
 # elements per block of a blocked float sum (see block_sum)
 REDUCE_BLOCK = 128
+# iterations a `lanes` loop runs side by side (render_numba.lane_loop): per-lane values take LANES elements each
+LANES = 1024
 
 _OPTS = {"nogil": True, "cache": True, "error_model": "numpy"}
 

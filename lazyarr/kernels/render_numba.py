@@ -100,6 +100,8 @@ class _Renderer:
         self.dtypes: dict[str, DType] = {}
         self.lines: list[str] = []
         self.scratch: set[str] = set()  # scratch arrays of blocked sums ("f32", "f64")
+        self.ref: dict[str, str] = {}  # SSA name -> how it is read and written, when not as itself (lanes)
+        self.lanes: list[str] = []  # SSA names kept per lane, in arrays of LANES elements
 
     def cast(self, expr: str, dt: DType) -> str:
         if dt.name == "float16":
@@ -108,31 +110,32 @@ class _Renderer:
 
     def instr(self, ins: Instr) -> str:
         self.dtypes[ins.name] = ins.dtype
+        src = [self.ref.get(x, x) for x in ins.srcs]  # how each operand is read (a lane array element in lanes)
         if ins.op == "const":
             return render_const(ins.arg, ins.dtype)
         if ins.op == "load":
             buf = f"b{ins.arg}"
-            load = f"{buf}[np.uint64({ins.srcs[0]})]"
+            load = f"{buf}[np.uint64({src[0]})]"
             if ins.dtype.name == "float16":
                 load = f"f16_bits_to_f32({load})"
-            if len(ins.srcs) == 2:  # masked: never touch memory outside the valid region
-                return f"{load} if {ins.srcs[1]} else {render_const(0, ins.dtype)}"
+            if len(src) == 2:  # masked: never touch memory outside the valid region
+                return f"{load} if {src[1]} else {render_const(0, ins.dtype)}"
             return load
         if ins.op == "gemm_load":
-            return f"{ins.arg}[np.uint64({ins.srcs[0]}), np.uint64({ins.srcs[1]})]"
+            return f"{ins.arg}[np.uint64({src[0]}), np.uint64({src[1]})]"
         if ins.op == "cast":
             src_dt = self.dtypes[ins.srcs[0]]
             if ins.dtype.is_bool and not src_dt.is_bool:
-                return f"{ins.srcs[0]} != 0"
-            return self.cast(ins.srcs[0], ins.dtype)
+                return f"{src[0]} != 0"
+            return self.cast(src[0], ins.dtype)
         if ins.op == "bitcast":
             src_dt = self.dtypes[ins.srcs[0]]
             if src_dt.itemsize != ins.dtype.itemsize or "float16" in (src_dt.name, ins.dtype.name) or src_dt.is_bool:
                 raise NotImplementedError(f"bitcast {src_dt.name} -> {ins.dtype.name} on CPU")
-            return f"bitcast({ins.srcs[0]}, {np_type(ins.dtype)})"
+            return f"bitcast({src[0]}, {np_type(ins.dtype)})"
         assert isinstance(ins.op, Ops)
         operand_dt = self.dtypes[ins.srcs[-1]]
-        expr = ALU_RENDER[ins.op](operand_dt, list(ins.srcs))
+        expr = ALU_RENDER[ins.op](operand_dt, src)
         if ins.dtype.is_bool:
             return expr
         return self.cast(expr, ins.dtype)
@@ -140,9 +143,12 @@ class _Renderer:
     def stmt(self, s: Stmt, depth: int) -> None:
         pad = "    " * depth
         if isinstance(s, Instr):
-            self.lines.append(f"{pad}{s.name} = {self.instr(s)}")
+            expr = self.instr(s)
+            self.lines.append(f"{pad}{self.ref.get(s.name, s.name)} = {expr}")
         elif isinstance(s, Loop) and (acc := self.blocked_sum(s)) is not None:
             self.blocked_loop(s, acc, depth)
+        elif isinstance(s, Loop) and s.lanes:
+            self.lane_loop(s, depth)
         elif isinstance(s, Loop):
             self.dtypes[s.var] = dtypes.int64
             rng = "range(start, end)" if s.parallel else f"range({s.extent})"
@@ -153,14 +159,15 @@ class _Renderer:
                 self.lines.append(f"{pad}    pass")
         elif isinstance(s, AccInit):
             self.dtypes[s.acc] = s.dtype
-            self.lines.append(f"{pad}{s.acc} = {render_const(_identity(s.op, s.dtype), s.dtype)}")
+            self.lines.append(f"{pad}{self.ref.get(s.acc, s.acc)} = {render_const(_identity(s.op, s.dtype), s.dtype)}")
         elif isinstance(s, AccUpdate):
             dt = self.dtypes[s.acc]
+            acc, src = self.ref.get(s.acc, s.acc), self.ref.get(s.src, s.src)
             if dt.is_float and s.op in (Ops.MAX, Ops.MIN):  # associative max/min: the reduction vectorises
-                expr = f"{'fmaximum' if s.op is Ops.MAX else 'fminimum'}({s.acc}, {s.src})"
+                expr = f"{'fmaximum' if s.op is Ops.MAX else 'fminimum'}({acc}, {src})"
             else:
-                expr = ALU_RENDER[s.op](dt, [s.acc, s.src])
-            self.lines.append(f"{pad}{s.acc} = {expr if dt.is_bool else self.cast(expr, dt)}")
+                expr = ALU_RENDER[s.op](dt, [acc, src])
+            self.lines.append(f"{pad}{acc} = {expr if dt.is_bool else self.cast(expr, dt)}")
         elif isinstance(s, Gemm):
             a = self.operand(s.a, s.dtype, f"{s.out}_a", depth)
             b = self.operand(s.b, s.dtype, f"{s.out}_b", depth)
@@ -178,8 +185,9 @@ class _Renderer:
                 self.stmt(inner, depth)
         elif isinstance(s, Store):
             dt = self.prog.buf_dtypes[s.buf]
-            value = f"f32_to_f16_bits({s.src})" if dt.name == "float16" else s.src
-            self.lines.append(f"{pad}b{s.buf}[np.uint64({s.index})] = {value}")
+            src, index = self.ref.get(s.src, s.src), self.ref.get(s.index, s.index)
+            value = f"f32_to_f16_bits({src})" if dt.name == "float16" else src
+            self.lines.append(f"{pad}b{s.buf}[np.uint64({index})] = {value}")
 
     def operand(self, op: Operand, dt: DType, name: str, depth: int) -> str:
         """Statements that make Gemm operand `op` a 2-D array called `name`."""
@@ -198,6 +206,40 @@ class _Renderer:
             self.stmt(s, depth + 2)
         self.lines.append(f"{pad}        {name}[{op.fill.var}, {inner.var}] = {op.value}")
         return name
+
+    def lane_loop(self, loop: Loop, depth: int) -> None:
+        """`loop` run LANES iterations side by side: its own values live in small arrays (one element per lane), and
+        every run of statements, including the innermost bodies of the reductions inside, becomes a loop over the
+        lanes, which LLVM vectorises. Each lane still reduces in order, so the result is that of the plain loop."""
+        pad, v = "    " * depth, loop.var
+        start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
+        self.dtypes[v] = dtypes.int64
+        for s in loop.body:
+            name = s.name if isinstance(s, Instr) else s.acc if isinstance(s, AccInit) else None
+            if name is not None:
+                self.ref[name] = f"{name}_l[{v}_l]"
+                self.lanes.append(name)
+        self.lines += [f"{pad}for {v}_b in range({start}, {stop}, LANES):",
+                       f"{pad}    {v}_m = min(LANES, {stop} - {v}_b)"]
+        self.lane_body(loop.body, v, depth + 1)
+
+    def lane_body(self, stmts: list[Stmt], v: str, depth: int) -> None:
+        pad = "    " * depth
+        run: list[Stmt] = []
+        for s in [*stmts, None]:
+            if s is not None and not isinstance(s, Loop):
+                run.append(s)
+                continue
+            if run:
+                self.lines += [f"{pad}for {v}_l in range({v}_m):", f"{pad}    {v} = {v}_b + {v}_l"]
+                for r in run:
+                    self.stmt(r, depth + 1)
+                run = []
+            if s is not None:
+                assert isinstance(s, Loop) and not s.parallel
+                self.dtypes[s.var] = dtypes.int64
+                self.lines.append(f"{pad}for {s.var} in range({s.extent}):")
+                self.lane_body(s.body, v, depth + 1)
 
     def blocked_sum(self, loop: Loop) -> AccUpdate | None:
         """The float32/float64 sum a `blocked` loop accumulates, if that is what it does."""
@@ -240,7 +282,7 @@ class _Renderer:
             "import math",
             "import numpy as np",
             "from numba import njit, types",
-            "from lazyarr.kernels.numba_support import (REDUCE_BLOCK, bitcast, block_sum_f32, block_sum_f64, "
+            "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, bitcast, block_sum_f32, block_sum_f64, "
             "c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, fminimum, ipow, mat_c, out_block, "
             "round_f16, shl, shr)",
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
@@ -258,6 +300,7 @@ class _Renderer:
         if not p.body:
             self.lines.append("    pass")
         scratch = [f"    tmp_{t} = np.empty(REDUCE_BLOCK, np.float{t[1:]})" for t in sorted(self.scratch)]
+        scratch += [f"    {n}_l = np.empty(LANES, {np_type(self.dtypes[n])})" for n in self.lanes]
         return "\n".join(head + scratch + self.lines) + "\n"
 
 

@@ -45,12 +45,21 @@ class NewBuffer:
 
 @dataclass(frozen=True)
 class ScheduleItem:
-    """One kernel. `ast` is ASSIGN(output view over PARAM 0, value); PARAM k reads `buffers[bufs[k]]`."""
+    """One kernel. `ast` is ASSIGN(output view over PARAM 0, value); PARAM k reads `buffers[bufs[k]]`.
+
+    `extra` holds further ASSIGN(output view, value) pairs the same kernel computes over the same loop space
+    (elementwise kernels only: several results of one realize that share work, like Black-Scholes' call and put)."""
 
     ast: UOp
     full_shape: tuple[int, ...]
     reduce_axes: tuple[int, ...]
     bufs: tuple[int, ...]
+    extra: tuple[UOp, ...] = ()
+
+    @property
+    def outputs(self) -> tuple[UOp, ...]:
+        """Every ASSIGN(output view, value) of the kernel, `ast` first."""
+        return (self.ast, *self.extra)
 
 
 @dataclass
@@ -358,6 +367,47 @@ class _Scheduler:
                                        tuple(bufs)))
         return out_idx
 
+    def materialize_together(self, us: list[UOp]) -> None:
+        """One elementwise kernel storing every value in `us` (same shape, no reductions): shared work runs once."""
+        for u in us:
+            full_shape, reduce_axes, deps = self.loop_space(u)
+            assert not reduce_axes and full_shape == us[0].shape
+            for n in u.toposort():
+                if n is not u and n not in self.buffer_of and (n in deps or self.must_materialize(n)):
+                    self.materialize(n)
+        local: dict[int, int] = {}
+        memo: dict[UOp, UOp] = {}
+        outputs = []
+        for u in us:
+            idx = len(self.buffers)
+            self.buffers.append(NewBuffer(u.size, u.dtype))
+            local[idx] = len(local)
+            out_view = self.rebuild(UOp(Ops.PARAM, u.dtype, (), ParamArg(idx, u.size)).reshape(u.shape), local, memo)
+            outputs.append(UOp(Ops.ASSIGN, u.dtype, (out_view, self.rebuild(u, local, memo))))
+            self.buffer_of[u] = idx
+        bufs = [0] * len(local)
+        for g, loc in local.items():
+            bufs[loc] = g
+        self.items.append(ScheduleItem(outputs[0], us[0].shape, (), tuple(bufs), tuple(outputs[1:])))
+
+    def fuse_outputs(self) -> None:
+        """Store the roots that are elementwise values of one shape from one kernel (when fusing)."""
+        if not self.fuse:
+            return
+        groups: dict[tuple[int, ...], list[UOp]] = {}
+        for r in self.roots:
+            base = strip_movement(r)[1]
+            group = groups.setdefault(base.shape, [])
+            if base.op in GroupOp.Elementwise and base not in self.buffer_of and base not in group:
+                group.append(base)
+        for us in groups.values():
+            spaces = [self.loop_space(u) for u in us]
+            needed = set().union(*(deps for _, _, deps in spaces))
+            # a root another one needs stored first, or one with a reduction, keeps its own kernel
+            together = [u for u, (_, red, _) in zip(us, spaces) if not red and u not in needed]
+            if len(together) >= 2:
+                self.materialize_together(together)
+
     def slot_of(self, base: UOp) -> int:
         return base.arg.slot if base.op is Ops.PARAM else self.materialize(base)
 
@@ -478,6 +528,7 @@ def _squeezed_of(shape: tuple[int, ...], kept: tuple[int, ...]) -> bool:
 def create_schedule(roots: tuple[UOp, ...]) -> Schedule:
     """Schedule normalized `roots` (see module docstring)."""
     s = _Scheduler(roots)
+    s.fuse_outputs()
     return Schedule(s.items, s.buffers, [_realize_root(s, r) for r in s.roots])
 
 

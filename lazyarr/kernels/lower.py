@@ -14,7 +14,7 @@ from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import MatmulAxes, ScheduleItem, apply_movement, matmul_axes, strip_movement
-from lazyarr.graph.uop import UOp
+from lazyarr.graph.uop import UOp, toposort
 from lazyarr.graph.view import View
 
 REDUCE_IDENTITY_NAMES = {Ops.ADD: "zero", Ops.MUL: "one", Ops.MAX: "min", Ops.MIN: "max"}
@@ -207,16 +207,17 @@ class _Lowerer:
         self.flops = 0
         self.tags: dict[UOp, str] = {}
         out_view, self.root = item.ast.src
-        leaves = [n for n in item.ast.toposort() if n.op in GroupOp.Movement or n.op in GroupOp.Leaf]
+        self.nodes = toposort(list(item.outputs))
+        leaves = [n for n in self.nodes if n.op in GroupOp.Movement or n.op in GroupOp.Leaf]
         # every chain top: the view stack of each maximal movement chain (and bare leaves)
         self.stacks: dict[UOp, list[View]] = {}
-        for n in [out_view, *leaves]:
+        for n in [*(o.src[0] for o in item.outputs), *leaves]:
             if n in self.stacks:
                 continue
             chain, base = strip_movement(n)
             if base.op in GroupOp.Leaf:
                 self.stacks[n] = view_stack(chain, base.shape)
-        self.has_gather = any(n.op is Ops.GATHER for n in item.ast.toposort())
+        self.has_gather = any(n.op is Ops.GATHER for n in self.nodes)
         full, red = item.full_shape, item.reduce_axes
         self.gemm, self.gemm_reduce = _gemm_of(item, self.root) if blas else (None, None)
         self.gemm_out, self.gemm_vars = "", ()
@@ -418,6 +419,8 @@ class _Lowerer:
         else:
             v = self.value(self.value_root(), scope)
             self.store(cur, scope, v)
+            for out in self.item.extra:  # further outputs of an elementwise kernel, sharing the values computed
+                self.store(cur, scope, self.value(out.src[1], scope), out.src[0])
         prog = Program("k", self.buf_dtypes(), self.ints, body, bool(loops))
         first_loop = self.shape[outer[0]] if outer else 1
         return Lowered(prog, self.int_vals, first_loop, _prod(self.full), self.flops * _prod(self.full))
@@ -510,15 +513,15 @@ class _Lowerer:
         scope = _Scope(self, inner.body, sub, [], {})
         return Operand(ext[rows], ext[cols], fill=fill, value=self.value(u, scope))
 
-    def store(self, stmts: list[Stmt], scope: _Scope, v: str) -> None:
-        n = self.out_view
+    def store(self, stmts: list[Stmt], scope: _Scope, v: str, out_view: UOp | None = None) -> None:
+        n = self.out_view if out_view is None else out_view
         chain, base = strip_movement(n)
         idx = self.loop_index(n.shape, scope.vars)
         pos, valid = self.index_of(stmts, self.regrouped_stack(n), idx, self.tag(n))
         stmts.append(Store(base.arg.slot, pos, v))
 
     def buf_dtypes(self) -> list[DType]:
-        params = {n.arg.slot: n.dtype for n in self.item.ast.toposort() if n.op is Ops.PARAM}
+        params = {n.arg.slot: n.dtype for n in self.nodes if n.op is Ops.PARAM}
         return [params[i] for i in range(len(params))]
 
 

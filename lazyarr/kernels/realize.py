@@ -12,8 +12,8 @@ from typing import Any, Protocol
 
 from lazyarr.graph.ops import Ops
 from lazyarr.graph import schedule as schedule_module
-from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule, structure_key
-from lazyarr.graph.uop import UOp
+from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule, strip_movement, structure_key
+from lazyarr.graph.uop import UOp, toposort
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels import cuda_check, render_numba, runtime_cuda, runtime_numba
 from lazyarr.kernels.device import Buffer
@@ -67,9 +67,10 @@ def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = 
             cuda_check.record(lower(item), buffer_sizes)
     if flag("DEBUG") >= 2:
         print(source)
-    out_bytes = prod(item.ast.src[0].shape) * item.ast.dtype.itemsize
+    outs = {strip_movement(o.src[0])[1].arg.slot: o for o in item.outputs}
+    out_bytes = sum(prod(o.src[0].shape) * o.dtype.itemsize for o in outs.values())
     in_bytes = sum(min(n.arg.size, prod(item.full_shape)) * n.dtype.itemsize
-                   for n in item.ast.toposort() if n.op is Ops.PARAM and n.arg.slot != 0)
+                   for n in toposort(list(item.outputs)) if n.op is Ops.PARAM and n.arg.slot not in outs)
     ck = CompiledKernel(low, source, fn, out_bytes + in_bytes)
     _kernels[key] = ck
     return ck

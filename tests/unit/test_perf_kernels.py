@@ -240,3 +240,29 @@ def test_column_reductions_run_lanes_side_by_side(dtype: type) -> None:
         np.testing.assert_array_equal(fused, unfused)
         np.testing.assert_allclose(fused, col / col.sum(1, keepdims=True), rtol=1e-2 if dtype is np.float16 else 1e-5,
                                    atol=1e-3 if dtype is np.float16 else 1e-7)
+
+
+def test_results_of_one_realize_share_one_elementwise_kernel() -> None:
+    s, k = rng.uniform(5, 30, 500).astype(np.float32), rng.uniform(1, 100, 500).astype(np.float32)
+    ts, tk = Tensor(s).realize(), Tensor(k).realize()
+
+    def both(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
+        d1 = (a / b).log() * 0.7 + 0.2
+        c1 = 0.5 + 0.5 * (d1 * 0.70710677).erf()
+        return a * c1 - b, (b - a * c1).cast(lazyarr.float16)
+
+    call, put = both(ts, tk)
+    with kernel_count(1):  # the shared work (log, erf) runs once for both outputs
+        call.realize(put)
+    with lazyarr.Context(FUSE=0):
+        call0, put0 = both(Tensor(s), Tensor(k))
+        call0.realize(put0)
+    np.testing.assert_array_equal(call.numpy(), call0.numpy())
+    np.testing.assert_array_equal(put.numpy(), put0.numpy())
+    assert put.dtype == lazyarr.float16
+    y = ts * 2
+    z = y + 1
+    with kernel_count(1):
+        y.realize(z)
+    np.testing.assert_array_equal(z.numpy(), s * 2 + 1)
+    np.testing.assert_array_equal(y.numpy(), s * 2)

@@ -1,7 +1,8 @@
 """Execution: normalized roots in, the schedule run on real buffers, the roots' results (over BUFFERs) out.
 
-Every kernel launch goes through `ExecItem.run`; while `capturing` is non-empty each launch is also handed to the
-capturers (the JIT), so this module never imports the JIT.
+Every kernel launch goes through `ExecItem.run`; while `capturing` is non-empty each launch (and each buffer a
+schedule allocates) is also handed to the capturers (the JIT), and the frontend asks them before it reads tensor data
+(`check_data_read`), so this module never imports the JIT.
 """
 
 from __future__ import annotations
@@ -22,10 +23,25 @@ from lazyarr.kernels.stats import COUNTERS
 
 
 class Capturer(Protocol):
-    def add(self, item: ExecItem) -> None: ...
+    """What the JIT implements to watch execution while it captures a function."""
+
+    def add(self, item: ExecItem) -> None:
+        """A kernel launch (called before it runs; it still runs)."""
+
+    def on_alloc(self, buf: Buffer) -> None:
+        """A buffer a schedule allocated for a kernel's output."""
+
+    def on_data_read(self, what: str) -> None:
+        """Tensor data is about to be read on the host (`what`: e.g. "item()"); may raise to forbid it."""
 
 
 capturing: list[Capturer] = []
+
+
+def check_data_read(what: str) -> None:
+    """Tell the capturers that tensor data is being read (they raise `JitError` during a capture)."""
+    for c in capturing:
+        c.on_data_read(what)
 
 
 @dataclass
@@ -69,6 +85,10 @@ class ExecItem:
     def run(self) -> None:
         for c in capturing:
             c.add(self)
+        self.execute()
+
+    def execute(self) -> None:
+        """Launch the kernel on `bufs` (counted in the stats; not seen by capturers)."""
         k = self.kernel
         COUNTERS.kernels_launched += 1
         COUNTERS.bytes_moved += k.bytes_per_launch
@@ -102,6 +122,8 @@ def run_schedule(sched: Schedule, inputs: list[Buffer]) -> list[Buffer]:
     for b in sched.buffers:
         if isinstance(b, NewBuffer):
             bufs.append(Buffer(b.size, b.dtype, inputs[0].device if inputs else "CPU"))
+            for c in capturing:
+                c.on_alloc(bufs[-1])
         else:
             bufs.append(inputs[b])
     for item in sched.items:

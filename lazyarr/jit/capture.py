@@ -1,0 +1,305 @@
+"""Capture and replay: the kernel launches of one call in, a `CapturedProgram` that replays them on new buffers out.
+
+While a function is captured, `Capture` (a `realize.capturing` hook) records every launch with its buffers and every
+buffer a schedule allocates. `CapturedProgram` sorts those buffers into the call's inputs (replaced by each replay's
+input buffers), its outputs (fresh storage every replay, so earlier results are never overwritten) and fixed buffers
+(weights, optimizer state, intermediates: reused; state written with assign is updated in place). On CPU the
+launches run through one batched native driver (`kernels/batch_numba.py`); elsewhere, or with `JIT=2`, through a
+loop over the launches.
+"""
+
+from __future__ import annotations
+
+import time
+from sys import getrefcount
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from lazyarr.frontend.tensor import Tensor
+from lazyarr.graph.ops import Ops
+from lazyarr.graph.schedule import strip_movement
+from lazyarr.graph.uop import UOp
+from lazyarr.helpers import JitError, flag
+from lazyarr.kernels import render_numba, runtime_numba
+from lazyarr.kernels.device import Buffer
+from lazyarr.kernels.realize import CompiledKernel, ExecItem
+from lazyarr.kernels.stats import COUNTERS
+
+
+class Capture:
+    """A `realize.capturing` hook: records launches and allocations, forbids reading tensor data."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.items: list[ExecItem] = []
+        self.allocated: dict[int, Buffer] = {}
+
+    def add(self, item: ExecItem) -> None:
+        self.items.append(item)
+
+    def on_alloc(self, buf: Buffer) -> None:
+        self.allocated[id(buf)] = buf
+
+    def on_data_read(self, what: str) -> None:
+        raise JitError(
+            f"{what} read tensor data while @lazyarr.jit was capturing {self.name}: the value would be frozen into "
+            "every replay (replays do not run the Python body). Keep tensor values as Tensors inside the jitted "
+            "function (use Tensor.where instead of Python `if`, return the Tensor instead of .item()), and read them "
+            "after the call.")
+
+
+# where a returned tensor's storage comes from on a replay
+_INPUT, _OUTPUT, _FIXED = 0, 1, 2
+
+
+@dataclass
+class _Leaf:
+    """A returned Tensor: its storage (kind, index or fixed base UOp) and the movement ops on top (bottom first)."""
+
+    kind: int
+    index: int
+    base: UOp | None
+    chain: list[tuple[Ops, Any]]
+    device: str
+
+
+@dataclass
+class _Step:
+    """A launch run from Python on a replay: a kernel and, per buffer, (True, changing-slot) or (False, Buffer)."""
+
+    kernel: CompiledKernel
+    where: list[tuple[bool, Any]]
+    threaded: bool
+
+
+class CapturedProgram:
+    """The launches of one captured call, replayable with new input buffers.
+
+    `inputs` are the call's input buffers (None for zero-size inputs), `items` the launches in order, `allocated` the
+    buffers schedules created during the call, `result` the (realised) return value.
+    """
+
+    def __init__(self, name: str, inputs: list[Buffer | None], items: list[ExecItem], allocated: dict[int, Buffer],
+                 result: Any) -> None:
+        if not items:
+            raise JitError(f"@lazyarr.jit captured no kernel launches in {name}: there is nothing to replay (a "
+                           "function that only reshapes or returns its inputs, or computes nothing). Call it without "
+                           "@lazyarr.jit.")
+        self.name = name
+        self.n_kernels = len(items)
+        self.bytes_moved = sum(it.kernel.bytes_per_launch for it in items)
+        self.flops = sum(it.kernel.lowered.flops for it in items)
+        input_pos = {id(b): i for i, b in enumerate(inputs) if b is not None}
+        self.n_inputs = len(inputs)
+        # outputs: storage created during the call and returned; everything else a replay reuses
+        self.out_specs: list[tuple[int, Any, str]] = []
+        out_pos: dict[int, int] = {}
+        self.template = self._template(result, input_pos, allocated, out_pos)
+        # slots: changing buffers first (inputs in order, then outputs), then fixed ones in order of first use
+        self.input_slots = [i for i, b in enumerate(inputs) if b is not None]
+        n_changing = len(self.input_slots) + len(self.out_specs)
+        slot_of: dict[int, int] = {}
+        for k, i in enumerate(self.input_slots):
+            slot_of[id(inputs[i])] = k
+        for buf_id, j in out_pos.items():
+            slot_of[buf_id] = len(self.input_slots) + j
+        self.fixed: list[Buffer] = []
+        written: set[int] = set()
+        launches: list[tuple[CompiledKernel, list[int]]] = []
+        sizes: dict[int, tuple[int, Any]] = {}
+        for it in items:
+            slots = []
+            for b in it.bufs:
+                if id(b) not in slot_of:
+                    slot_of[id(b)] = n_changing + len(self.fixed)
+                    self.fixed.append(b)
+                slots.append(slot_of[id(b)])
+                sizes[slot_of[id(b)]] = (b.size, b.dtype)
+            written.add(id(it.bufs[0]))
+            launches.append((it.kernel, slots))
+        self.n_changing = n_changing
+        self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
+        t = self.template  # the common return value, one whole new tensor, gets a fast path
+        plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not t.chain
+        self.plain_result = _proto(t.device) if plain else None
+        # an input that is storage this program writes (e.g. a gradient buffer passed back in) is copied first
+        self.written_fixed = {id(b) for b in self.fixed if id(b) in written}
+        for b in self.fixed:
+            b.array  # noqa: B018  (allocate now: the driver holds raw pointers)
+        self.fixed_arrays = [b.kernel_array() for b in self.fixed]
+        self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
+
+    # ---- the return value ----
+    def _template(self, value: Any, input_pos: dict[int, int], allocated: dict[int, Buffer],
+                  out_pos: dict[int, int]) -> Any:
+        if isinstance(value, Tensor):
+            chain, base = strip_movement(value.uop)
+            ops = [(mv.op, mv.arg) for mv in reversed(chain)]
+            if base.op is Ops.BUFFER and id(base.arg) in input_pos:
+                return _Leaf(_INPUT, input_pos[id(base.arg)], None, ops, value.device)
+            if base.op is Ops.BUFFER and id(base.arg) in allocated:
+                buf = base.arg
+                if id(buf) not in out_pos:
+                    out_pos[id(buf)] = len(self.out_specs)
+                    self.out_specs.append((buf.size, buf.dtype, buf.device))
+                return _Leaf(_OUTPUT, out_pos[id(buf)], None, ops, value.device)
+            return _Leaf(_FIXED, 0, value.uop, [], value.device)
+        if isinstance(value, (tuple, list)):
+            items = [self._template(v, input_pos, allocated, out_pos) for v in value]
+            return tuple(items) if isinstance(value, tuple) else _ListOf(items)
+        if isinstance(value, dict):
+            return _DictOf({k: self._template(v, input_pos, allocated, out_pos) for k, v in value.items()})
+        return _Const(value)
+
+    def _rebuild(self, t: Any, ins: list[Buffer | None], outs: list[UOp]) -> Any:
+        if isinstance(t, _Leaf):
+            if t.kind == _FIXED:
+                assert t.base is not None
+                return _proto(t.device)._new(t.base)
+            if t.kind == _INPUT:
+                buf = ins[t.index]
+                assert buf is not None
+                u = UOp(Ops.BUFFER, buf.dtype, (), buf)
+            else:
+                u = outs[t.index]
+            for op, arg in t.chain:
+                u = UOp(op, u.dtype, (u,), arg)
+            return _proto(t.device)._new(u)
+        if isinstance(t, tuple):
+            return tuple(self._rebuild(v, ins, outs) for v in t)
+        if isinstance(t, _ListOf):
+            return [self._rebuild(v, ins, outs) for v in t.items]
+        if isinstance(t, _DictOf):
+            return {k: self._rebuild(v, ins, outs) for k, v in t.items.items()}
+        return t.value
+
+    # ---- how a replay runs ----
+    def _plan(self, launches: list[tuple[CompiledKernel, list[int]]], sizes: dict[int, tuple[int, Any]],
+              inputs_dtypes: list[Any]) -> None:
+        self.runnable = all(k.fn is not None for k, _ in launches)
+        self.mode = flag("JIT")
+        self.segments: list[Any] = []  # Driver objects and _Steps, in launch order
+        self.entry: Callable[..., None] | None = None
+        self.table = np.zeros(len(sizes) and max(sizes) + 1, dtype=np.int64)
+        if not self.runnable:
+            return
+        if self.mode == 2:
+            self.segments = [self._step(k, s, False) for k, s in launches]
+            return
+        from lazyarr.kernels import batch_numba  # numba stays out of import time until a CPU replay is built
+
+        threads = runtime_numba.num_threads() if flag("JIT_SPLIT") else 1
+        slot_info = [batch_numba.SlotInfo(*sizes.get(i, (0, None))) for i in range(len(self.table))]
+        run: list[batch_numba.Launch] = []
+        for kernel, slots in launches:
+            low = kernel.lowered
+            if threads > 1 and low.program.parallel and min(threads, low.outer_size) > 1 and \
+                    low.work >= flag("PARALLEL_MIN"):
+                if run:
+                    self.segments.append(batch_numba.Driver(run, slot_info))
+                    run = []
+                self.segments.append(self._step(kernel, slots, True))
+                continue
+            run.append(batch_numba.Launch(kernel.fn, tuple(slots), tuple(low.int_args), low.program.parallel,
+                                          low.outer_size))
+        if run:
+            self.segments.append(batch_numba.Driver(run, slot_info))
+        for i, b in enumerate(self.fixed_arrays):
+            self.table[self.n_changing + i] = b.ctypes.data
+        changing = [inputs_dtypes[i] for i in self.input_slots] + [dt for _, dt, _ in self.out_specs]
+        self.entry = batch_numba.entry_for(tuple(render_numba.array_type(dt) for dt in changing))
+        self.table_address = self.table.ctypes.data
+        first = self.segments[0]
+        self.single = len(self.segments) == 1 and isinstance(first, batch_numba.Driver)
+        self.first_address = first.address if self.single else 0
+
+    def _step(self, kernel: CompiledKernel, slots: list[int], threaded: bool) -> _Step:
+        where = [(True, s) if s < self.n_changing else (False, self.fixed[s - self.n_changing]) for s in slots]
+        return _Step(kernel, where, threaded)
+
+    def replay(self, ins: list[Buffer | None]) -> Any:
+        """Run the captured launches on input buffers `ins` (same sizes and dtypes as captured); returns the outputs."""
+        start = time.perf_counter()
+        if self.written_fixed:
+            ins = [_copy(b) if b is not None and id(b) in self.written_fixed else b for b in ins]
+        arrays = [ins[i].kernel_array() for i in self.input_slots]  # type: ignore[union-attr]
+        outs: list[UOp] = []
+        for j, entry in enumerate(self.pool):
+            # last replay's storage when only the pool references it (counts as measured in _new_output)
+            if entry is None or (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2])) != entry[4]:
+                entry = self._new_output(j)
+            outs.append(entry[0])
+            arrays.append(entry[3])
+        if self.runnable:
+            if self.mode == 2:
+                self._run_steps([ins[i] for i in self.input_slots] + [u.arg for u in outs])  # type: ignore[misc]
+            else:
+                self.entry(self.table, self.first_address, *arrays)  # type: ignore[misc]
+                if not self.single:
+                    self._run_segments(arrays)
+        COUNTERS.kernels_launched += self.n_kernels
+        COUNTERS.bytes_moved += self.bytes_moved
+        COUNTERS.flops += self.flops
+        COUNTERS.kernel_time += time.perf_counter() - start
+        if self.plain_result is not None:
+            return self.plain_result._new(outs[0])
+        return self._rebuild(self.template, ins, outs)
+
+    def _new_output(self, j: int) -> list[Any]:
+        """New storage for output j: [BUFFER UOp, Buffer, array, kernel array, reference counts when pooled]."""
+        size, dt, dev = self.out_specs[j]
+        buf = Buffer(size, dt, dev, np.empty(size, dt.np_name))
+        self.pool[j] = [UOp(Ops.BUFFER, dt, (), buf), buf, buf.array, buf.kernel_array(), None]
+        del buf
+        entry = self.pool[j]
+        entry[4] = (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2]))
+        return entry
+
+    def _run_segments(self, arrays: list[np.ndarray]) -> None:
+        for seg in self.segments:
+            if isinstance(seg, _Step):
+                low = seg.kernel.lowered
+                bufs = [arrays[w] if changing else w.kernel_array() for changing, w in seg.where]
+                runtime_numba.launch(seg.kernel.fn, bufs, low.int_args, low.program.parallel, low.outer_size,
+                                     low.work)
+            else:
+                seg.run(self.table_address)
+
+    def _run_steps(self, changing: list[Buffer]) -> None:
+        for seg in self.segments:
+            ExecItem(seg.kernel, [changing[w] if c else w for c, w in seg.where]).execute()
+        COUNTERS.kernels_launched -= self.n_kernels  # execute() counted them; replay() counts once for all paths
+        COUNTERS.bytes_moved -= self.bytes_moved
+        COUNTERS.flops -= self.flops
+
+
+_protos: dict[str, Tensor] = {}
+
+
+def _proto(device: str) -> Tensor:
+    """A Tensor on `device` whose `_new` makes the returned Tensors (Tensor's own fast constructor)."""
+    if device not in _protos:
+        _protos[device] = Tensor(0.0, device=device)
+    return _protos[device]
+
+
+def _copy(b: Buffer) -> Buffer:
+    return Buffer(b.size, b.dtype, b.device, b.array.copy())
+
+
+@dataclass
+class _ListOf:
+    items: list[Any]
+
+
+@dataclass
+class _DictOf:
+    items: dict[Any, Any]
+
+
+@dataclass
+class _Const:
+    value: Any

@@ -83,7 +83,10 @@ class Jit(Generic[R]):
     def __get__(self, obj: Any, objtype: type | None = None) -> Any:
         if obj is None:
             return self
-        bound = self.per_instance.get(obj) if _weakrefable(obj) else None
+        d = getattr(obj, "__dict__", None)
+        bound = d.get(self.attr_name) if isinstance(d, dict) and self.attr_name is not None else None
+        if not isinstance(bound, Jit):  # special methods (__call__) come here every time, not via the instance dict
+            bound = self.per_instance.get(obj) if _weakrefable(obj) else None
         if bound is None:
             bound = Jit(self.fn, self.max_captures, weakref.ref(obj) if _weakrefable(obj) else None)
             if bound.owner is None:  # an object without weak references: bind strongly

@@ -127,9 +127,6 @@ class CapturedProgram:
         self.plain_result = _proto(t.device) if plain else None
         # an input that is storage this program writes (e.g. a gradient buffer passed back in) is copied first
         self.written_fixed = {id(b) for b in self.fixed if id(b) in written}
-        for b in self.fixed:
-            b.array  # noqa: B018  (allocate now: the driver holds raw pointers)
-        self.fixed_arrays = [b.kernel_array() for b in self.fixed]
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
 
     # ---- the return value ----
@@ -180,10 +177,12 @@ class CapturedProgram:
     def _plan(self, launches: list[tuple[CompiledKernel, list[int]]], sizes: dict[int, tuple[int, Any]],
               inputs_dtypes: list[Any]) -> None:
         self.runnable = all(k.fn is not None for k, _ in launches)
-        self.mode = flag("JIT")
         self.segments: list[Any] = []  # Driver objects and _Steps, in launch order
         self.entry: Callable[..., None] | None = None
         self.table = np.zeros(len(sizes) and max(sizes) + 1, dtype=np.int64)
+        devices = {b.device for b in self.fixed} | {dev for _, _, dev in self.out_specs}
+        # the batched driver is for CPU kernels; other devices (and JIT=2) replay through a loop over the launches
+        self.mode = 1 if flag("JIT") == 1 and devices <= {"CPU"} else 2
         if not self.runnable:
             return
         if self.mode == 2:
@@ -207,8 +206,9 @@ class CapturedProgram:
                                           low.outer_size))
         if run:
             self.segments.append(batch_numba.Driver(run, slot_info))
-        for i, b in enumerate(self.fixed_arrays):
-            self.table[self.n_changing + i] = b.ctypes.data
+        self.fixed_arrays = [b.kernel_array() for b in self.fixed]  # held: the driver keeps raw pointers to them
+        for i, a in enumerate(self.fixed_arrays):
+            self.table[self.n_changing + i] = a.ctypes.data
         changing = [inputs_dtypes[i] for i in self.input_slots] + [dt for _, dt, _ in self.out_specs]
         self.entry = batch_numba.entry_for(tuple(render_numba.array_type(dt) for dt in changing))
         self.table_address = self.table.ctypes.data

@@ -3,8 +3,8 @@ lazyarr `@lazyarr.jit`, lazyarr eager, NumPy written by hand, PyTorch eager and 
 
 Run: `python benchmarks/bench_mlp_step.py [--steps 200] [--repeat 7] [--threads N]`. Every contender starts from the
 same weights and batches; their first losses are checked against NumPy's before timing. Prints steps/s (median of
-`repeat` runs of `steps` steps) and the ratio to lazyarr jit. `--threads` caps the threads of BLAS, PyTorch and lazyarr (use it
-on a shared machine: oversubscribed BLAS threads can be 20x slower).
+`repeat` runs of `steps` steps) and the ratio to lazyarr jit. `--threads` caps the threads of BLAS, PyTorch and
+lazyarr (use it on a shared machine: oversubscribed BLAS threads can be 20x slower).
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ def init_weights(seed: int = 0) -> dict[str, np.ndarray]:
     """PyTorch's Linear initialisation, weights stored (out, in) like PyTorch."""
     rng = np.random.default_rng(seed)
     b1, b2 = 1 / math.sqrt(IN), 1 / math.sqrt(HIDDEN)
-    return {"w1": rng.uniform(-b1, b1, (HIDDEN, IN)).astype(np.float32), "b1": rng.uniform(-b1, b1, HIDDEN).astype(np.float32),
-            "w2": rng.uniform(-b2, b2, (OUT, HIDDEN)).astype(np.float32), "b2": rng.uniform(-b2, b2, OUT).astype(np.float32)}
+    shapes = {"w1": ((HIDDEN, IN), b1), "b1": ((HIDDEN,), b1), "w2": ((OUT, HIDDEN), b2), "b2": ((OUT,), b2)}
+    return {k: rng.uniform(-b, b, shape).astype(np.float32) for k, (shape, b) in shapes.items()}
 
 
 def numpy_step(w: dict[str, np.ndarray], xs: list[np.ndarray], ys: list[np.ndarray]) -> Step:
@@ -70,7 +70,7 @@ def numpy_step(w: dict[str, np.ndarray], xs: list[np.ndarray], ys: list[np.ndarr
 
 
 def lazyarr_step(w: dict[str, np.ndarray], xs: list[np.ndarray], ys: list[np.ndarray], jit: bool) -> Step:
-    nn, F, optim = la.nn, la.nn.functional, la.optim
+    nn, functional, optim = la.nn, la.nn.functional, la.optim
     model = nn.Sequential(nn.Linear(IN, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, OUT))
     model.load_state_dict({"0.weight": Tensor(w["w1"]), "0.bias": Tensor(w["b1"]), "2.weight": Tensor(w["w2"]),
                            "2.bias": Tensor(w["b2"])})
@@ -80,7 +80,7 @@ def lazyarr_step(w: dict[str, np.ndarray], xs: list[np.ndarray], ys: list[np.nda
 
     def train(x: Tensor, y: Tensor) -> Tensor:
         opt.zero_grad()
-        loss = F.cross_entropy(model(x), y)
+        loss = functional.cross_entropy(model(x), y)
         loss.backward()
         opt.step()
         return loss

@@ -16,13 +16,13 @@ import argparse
 import time
 
 import numpy as np
+from lazyarr.nn import functional as F
 from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 from tqdm import tqdm
 
 import lazyarr
 from lazyarr import Tensor, nn
-from lazyarr.nn import functional as F
 
 
 def load(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -112,8 +112,9 @@ def train(args: argparse.Namespace) -> None:
             timed += time.perf_counter() - epoch_start
         predicted = evaluate(test_x).numpy()
         accuracy = float((predicted == y_test).mean())
-        tqdm.write(f"epoch {epoch + 1:>2}: loss {values[:, 0].mean():.4f}  "
-                   f"train accuracy {values[:, 1].sum() / (n_steps * args.batch_size):.2%}  test accuracy {accuracy:.2%}")
+        train_accuracy = values[:, 1].sum() / (n_steps * args.batch_size)
+        tqdm.write(f"epoch {epoch + 1:>2}: loss {values[:, 0].mean():.4f}  train accuracy {train_accuracy:.2%}  "
+                   f"test accuracy {accuracy:.2%}")
     total = time.perf_counter() - start
     rate = timed_steps / timed if timed else float("nan")
     mode = "eager" if args.no_jit else "jit"

@@ -11,9 +11,9 @@ loop over the launches.
 from __future__ import annotations
 
 import time
-from sys import getrefcount
 from collections.abc import Callable
 from dataclasses import dataclass
+from sys import getrefcount
 from typing import Any
 
 import numpy as np

@@ -30,18 +30,29 @@ from lazyarr.kernels.stats import COUNTERS
 
 
 class Capture:
-    """A `realize.capturing` hook: records launches and allocations, forbids reading tensor data."""
+    """A `realize.capturing` hook: records launches, forbids reading tensor data.
 
-    def __init__(self, name: str) -> None:
+    `existing` holds every buffer live tensors reached before the call (held, so no new buffer reuses an id): a
+    buffer a launch writes that is not among them was created during the call.
+    """
+
+    def __init__(self, name: str, existing: dict[int, Buffer]) -> None:
         self.name = name
         self.items: list[ExecItem] = []
-        self.allocated: dict[int, Buffer] = {}
+        self.existing = existing
+        self.written: set[int] = set()
+        self.initial: dict[int, np.ndarray] = {}  # a new buffer's contents before a launch first wrote part of it
 
     def add(self, item: ExecItem) -> None:
+        out = item.bufs[0]
+        if id(out) not in self.written and id(out) not in self.existing and not item.kernel.full_write:
+            self.initial[id(out)] = out.array.copy()
+        self.written.add(id(out))
         self.items.append(item)
 
-    def on_alloc(self, buf: Buffer) -> None:
-        self.allocated[id(buf)] = buf
+    def created(self) -> dict[int, Buffer]:
+        """Buffers created during the call and written by one of its launches (candidates for fresh outputs)."""
+        return {id(it.bufs[0]): it.bufs[0] for it in self.items if id(it.bufs[0]) not in self.existing}
 
     def on_data_read(self, what: str) -> None:
         raise JitError(
@@ -78,12 +89,12 @@ class _Step:
 class CapturedProgram:
     """The launches of one captured call, replayable with new input buffers.
 
-    `inputs` are the call's input buffers (None for zero-size inputs), `items` the launches in order, `allocated` the
-    buffers schedules created during the call, `result` the (realised) return value.
+    `inputs` are the call's input buffers (None for zero-size inputs), `items` the launches in order, `created` the
+    buffers created and written during the call (`Capture.created`), `result` the (realised) return value.
     """
 
-    def __init__(self, name: str, inputs: list[Buffer | None], items: list[ExecItem], allocated: dict[int, Buffer],
-                 result: Any) -> None:
+    def __init__(self, name: str, inputs: list[Buffer | None], items: list[ExecItem], created: dict[int, Buffer],
+                 result: Any, initial: dict[int, np.ndarray] | None = None) -> None:
         if not items:
             raise JitError(f"@lazyarr.jit captured no kernel launches in {name}: there is nothing to replay (a "
                            "function that only reshapes or returns its inputs, or computes nothing). Call it without "
@@ -97,7 +108,12 @@ class CapturedProgram:
         # outputs: storage created during the call and returned; everything else a replay reuses
         self.out_specs: list[tuple[int, Any, str]] = []
         out_pos: dict[int, int] = {}
-        self.template = self._template(result, input_pos, allocated, out_pos)
+        self.template = self._template(result, input_pos, created, out_pos)
+        # outputs whose first write was partial start every replay from their contents before it
+        initial = initial or {}
+        self.out_initial: list[np.ndarray | None] = [None] * len(self.out_specs)
+        for buf_id, j in out_pos.items():
+            self.out_initial[j] = initial.get(buf_id)
         # slots: changing buffers first (inputs in order, then outputs), then fixed ones in order of first use
         self.input_slots = [i for i, b in enumerate(inputs) if b is not None]
         n_changing = len(self.input_slots) + len(self.out_specs)
@@ -130,14 +146,14 @@ class CapturedProgram:
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
 
     # ---- the return value ----
-    def _template(self, value: Any, input_pos: dict[int, int], allocated: dict[int, Buffer],
+    def _template(self, value: Any, input_pos: dict[int, int], created: dict[int, Buffer],
                   out_pos: dict[int, int]) -> Any:
         if isinstance(value, Tensor):
             chain, base = strip_movement(value.uop)
             ops = [(mv.op, mv.arg) for mv in reversed(chain)]
             if base.op is Ops.BUFFER and id(base.arg) in input_pos:
                 return _Leaf(_INPUT, input_pos[id(base.arg)], None, ops, value.device)
-            if base.op is Ops.BUFFER and id(base.arg) in allocated:
+            if base.op is Ops.BUFFER and id(base.arg) in created:
                 buf = base.arg
                 if id(buf) not in out_pos:
                     out_pos[id(buf)] = len(self.out_specs)
@@ -145,10 +161,10 @@ class CapturedProgram:
                 return _Leaf(_OUTPUT, out_pos[id(buf)], None, ops, value.device)
             return _Leaf(_FIXED, 0, value.uop, [], value.device)
         if isinstance(value, (tuple, list)):
-            items = [self._template(v, input_pos, allocated, out_pos) for v in value]
+            items = [self._template(v, input_pos, created, out_pos) for v in value]
             return tuple(items) if isinstance(value, tuple) else _ListOf(items)
         if isinstance(value, dict):
-            return _DictOf({k: self._template(v, input_pos, allocated, out_pos) for k, v in value.items()})
+            return _DictOf({k: self._template(v, input_pos, created, out_pos) for k, v in value.items()})
         return _Const(value)
 
     def _rebuild(self, t: Any, ins: list[Buffer | None], outs: list[UOp]) -> Any:
@@ -231,6 +247,8 @@ class CapturedProgram:
             # last replay's storage when only the pool references it (counts as measured in _new_output)
             if entry is None or (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2])) != entry[4]:
                 entry = self._new_output(j)
+            if self.out_initial[j] is not None:
+                np.copyto(entry[2], self.out_initial[j])
             outs.append(entry[0])
             arrays.append(entry[3])
         if self.runnable:

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 from lazyarr.frontend.tensor import Tensor, all_tensors
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
+from lazyarr.graph.uop import UOp
 from lazyarr.helpers import JitError, flag
 from lazyarr.jit.capture import Capture, CapturedProgram
 from lazyarr.kernels import realize
@@ -129,9 +130,9 @@ class Jit(Generic[R]):
             out = self._run(args, kwargs, None)
             self.warmed.add(key)
             return out
-        cap = Capture(self.name)
+        cap = Capture(self.name, _live_buffers())
         out = self._run(args, kwargs, cap)
-        self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.allocated, out)
+        self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.created(), out, cap.initial)
         return out
 
     def _run(self, args: tuple[Any, ...], kwargs: dict[str, Any], cap: Capture | None) -> Any:
@@ -304,6 +305,23 @@ def _substitute(args: tuple[Any, ...], kwargs: dict[str, Any],
     new_args = tuple(swap(a, True) for a in args)
     new_kwargs = {k: swap(kwargs[k], True) for k in sorted(kwargs)}
     return new_args, new_kwargs
+
+
+def _live_buffers() -> dict[int, Buffer]:
+    """Every buffer the graphs of live tensors reach, by id."""
+    out: dict[int, Buffer] = {}
+    seen: set[UOp] = set()
+    for t in list(all_tensors):
+        stack = [t.uop]
+        while stack:
+            n = stack.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if n.op is Ops.BUFFER:
+                out[id(n.arg)] = n.arg
+            stack.extend(n.src)
+    return out
 
 
 # ---- after the body ----

@@ -338,3 +338,19 @@ def test_returned_inputs_and_dtypes() -> None:
         np.testing.assert_array_equal(b.numpy(), h > 1)
         np.testing.assert_array_equal(c.numpy(), i * 3)
         np.testing.assert_array_equal(d.numpy(), m)
+
+
+@pytest.mark.skipif(not hasattr(Tensor, "assign"), reason="needs in-place writes")
+def test_returned_buffer_made_inside_and_partly_written() -> None:
+    @lazyarr.jit
+    def f(x: Tensor) -> Tensor:
+        t = Tensor(np.full(6, 7, np.float32))  # storage made in the body, then partly overwritten
+        t[:3] = x * 2
+        return t
+
+    outs = []
+    for _ in range(4):
+        x = arr(3)
+        outs.append((f(Tensor(x)), x))
+    for out, x in outs:
+        np.testing.assert_allclose(out.numpy(), np.concatenate([x * 2, np.full(3, 7, np.float32)]), rtol=1e-6)

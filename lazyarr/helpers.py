@@ -41,6 +41,8 @@ FLAGS: dict[str, Flag] = {
              "driver per replay); 2: replay with a Python loop over the captured launches."),
         Flag("JIT_SPLIT", int, 1, "1: a replay runs big parallel kernels threaded, between batched drivers; 0: every "
              "kernel inside the driver, single-threaded."),
+        Flag("CUDA_LANES", int, 0, "Threads per output row of CUDA reductions (0: automatic; 1, 32 or a multiple of 32)."),
+        Flag("CUDA_CHECK", int, 0, "1: also render every CPU kernel as CUDA C and compile it with NVRTC (test mode)."),
     )
 }
 

@@ -6,7 +6,6 @@ error types. Topic modules (`elementwise`, `movement`, `reduce`, `creation`) att
 
 from __future__ import annotations
 
-import math
 import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -15,17 +14,17 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.graph.ops import GroupOp, Ops
+from lazyarr.frontend.creation import CreationMixin
+from lazyarr.frontend.elementwise import ElementwiseMixin
+from lazyarr.frontend.movement import MovementMixin
+from lazyarr.frontend.reduce import ReduceMixin
+from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels.device import Buffer, canonical_device
 from lazyarr.kernels import realize as realize_module
 from lazyarr.kernels.realize import realize_uops
-from lazyarr.frontend.creation import CreationMixin
-from lazyarr.frontend.elementwise import ElementwiseMixin
-from lazyarr.frontend.movement import MovementMixin
-from lazyarr.frontend.reduce import ReduceMixin
 
 # every live Tensor, so a realised graph can repoint all tensors that share it
 all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
@@ -49,13 +48,14 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         dt = None if dtype is None else dtypes.to_dtype(dtype)
         if isinstance(data, Tensor):
             self.device = canonical_device(device, data.device)
-            uop = data.uop if dt is None else data.uop.cast(dt)
+            src = data if self.device == data.device else data.to(self.device)
+            uop = src.uop if dt is None else src.uop.cast(dt)
         elif isinstance(data, UOp):
             self.device = canonical_device(device, flag("DEVICE"))
             uop = data
         else:
             self.device = canonical_device(device, flag("DEVICE"))
-            uop = _uop_from_data(data, dt)
+            uop = _uop_from_data(data, dt, self.device)
         self.uop: UOp = uop
         self.requires_grad: bool | None = requires_grad
         self.grad: Tensor | None = None
@@ -106,9 +106,10 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
     def realize(self, *others: Tensor) -> Tensor:
         """Compute this tensor (and `others`) now, in one schedule; returns self. Views of buffers stay views."""
         todo = [t for t in (self, *others) if not _is_realized(t.uop)]
-        if todo:
-            results = realize_uops([t.uop for t in todo])
-            becomes = {t.uop: r for t, r in zip(todo, results)}
+        for device in dict.fromkeys(t.device for t in todo):
+            group = [t for t in todo if t.device == device]
+            results = realize_uops([t.uop for t in group], device)
+            becomes = {t.uop: r for t, r in zip(group, results)}
             for t in list(all_tensors):
                 if t.uop in becomes:
                     t.uop = becomes[t.uop]
@@ -140,11 +141,31 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         if self.size == 0:
             return np.zeros(self.shape, dtype=self.dtype.np_name)
         buf, view = self._buffer_view()
-        base = buf.array
+        base = buf.numpy()
         item = base.itemsize
         out = np.lib.stride_tricks.as_strided(base[view.offset:], shape=view.shape,
                                               strides=tuple(s * item for s in view.strides))
         return out.copy()
+
+    def to(self, device: str) -> Tensor:
+        """This tensor on `device` ("CPU" or "CUDA"): itself when it is there already, else a realised copy.
+
+        Raises:
+            ValueError: an unknown device.
+            RuntimeError: CUDA without CuPy or without a usable GPU.
+        """
+        target = canonical_device(device, self.device)
+        if target == self.device:
+            return self
+        out = Tensor(self.numpy(), device=target)
+        out.requires_grad = self.requires_grad
+        return out
+
+    def cpu(self) -> Tensor:
+        return self.to("CPU")
+
+    def cuda(self) -> Tensor:
+        return self.to("CUDA")
 
     def tolist(self) -> Any:
         """The values as (nested) Python lists of Python scalars."""
@@ -251,7 +272,7 @@ def _is_realized(u: UOp) -> bool:
 # ---- building UOps from Python/NumPy data ----
 
 
-def _uop_from_data(data: Any, dt: DType | None) -> UOp:
+def _uop_from_data(data: Any, dt: DType | None, device: str = "CPU") -> UOp:
     if isinstance(data, (bool, int, float, np.number, np.bool_)):
         out_dt = dt or dtypes.scalar_dtype(data)
         value = data.item() if isinstance(data, np.generic) else data
@@ -259,13 +280,13 @@ def _uop_from_data(data: Any, dt: DType | None) -> UOp:
             raise OverflowError(f"Python integer {value} out of bounds for {out_dt.name}")
         return UOp.const(value, out_dt)
     if isinstance(data, np.ndarray):
-        return _from_numpy(data, dt or dtypes.from_numpy(data.dtype))
+        return _from_numpy(data, dt or dtypes.from_numpy(data.dtype), device)
     if isinstance(data, (list, tuple)):
         arr = _array_from_nested(data, dt)
-        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype))
+        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype), device)
     if hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
         arr = np.asarray(data)
-        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype))
+        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype), device)
     raise TypeError(f"cannot make a Tensor from {type(data).__name__}")
 
 
@@ -309,10 +330,10 @@ def _array_from_nested(data: Sequence[Any], dt: DType | None) -> np.ndarray:
     return arr.astype(dt.np_name)
 
 
-def _from_numpy(arr: np.ndarray, dt: DType) -> UOp:
+def _from_numpy(arr: np.ndarray, dt: DType, device: str = "CPU") -> UOp:
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"lazyarr does not support NumPy dtype {arr.dtype}")
-    buf = Buffer.from_numpy(np.array(arr, dtype=dt.np_name, order="C", copy=True), dt)
+    buf = Buffer.from_numpy(np.array(arr, dtype=dt.np_name, order="C", copy=True), dt, device)
     return UOp(Ops.BUFFER, dt, (), buf).reshape(arr.shape)
 
 

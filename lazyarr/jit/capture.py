@@ -248,7 +248,7 @@ class CapturedProgram:
             if entry is None or (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2])) != entry[4]:
                 entry = self._new_output(j)
             if self.out_initial[j] is not None:
-                np.copyto(entry[2], self.out_initial[j])
+                entry[2][...] = self.out_initial[j]
             outs.append(entry[0])
             arrays.append(entry[3])
         if self.runnable:
@@ -269,7 +269,7 @@ class CapturedProgram:
     def _new_output(self, j: int) -> list[Any]:
         """New storage for output j: [BUFFER UOp, Buffer, array, kernel array, reference counts when pooled]."""
         size, dt, dev = self.out_specs[j]
-        buf = Buffer(size, dt, dev, np.empty(size, dt.np_name))
+        buf = Buffer(size, dt, dev, np.empty(size, dt.np_name) if dev == "CPU" else None)
         self.pool[j] = [UOp(Ops.BUFFER, dt, (), buf), buf, buf.array, buf.kernel_array(), None]
         del buf
         entry = self.pool[j]

@@ -10,6 +10,7 @@ loop over the launches.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,8 +43,11 @@ class Capture:
         self.existing = existing
         self.written: set[int] = set()
         self.initial: dict[int, np.ndarray] = {}  # a new buffer's contents before a launch first wrote part of it
+        self.thread = threading.get_ident()
 
     def add(self, item: ExecItem) -> None:
+        if threading.get_ident() != self.thread:
+            return  # another thread's launches are not part of this call
         out = item.bufs[0]
         if id(out) not in self.written and id(out) not in self.existing and not item.kernel.full_write:
             self.initial[id(out)] = out.array.copy()
@@ -55,6 +59,8 @@ class Capture:
         return {id(it.bufs[0]): it.bufs[0] for it in self.items if id(it.bufs[0]) not in self.existing}
 
     def on_data_read(self, what: str) -> None:
+        if threading.get_ident() != self.thread:
+            return
         raise JitError(
             f"{what} read tensor data while @lazyarr.jit was capturing {self.name}: the value would be frozen into "
             "every replay (replays do not run the Python body). Keep tensor values as Tensors inside the jitted "
@@ -140,7 +146,7 @@ class CapturedProgram:
         self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
         t = self.template  # the common return value, one whole new tensor, gets a fast path
         plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not t.chain
-        self.plain_result = _proto(t.device) if plain else None
+        self.plain_device = t.device if plain else None
         # an input that is storage this program writes (e.g. a gradient buffer passed back in) is copied first
         self.written_fixed = {id(b) for b in self.fixed if id(b) in written}
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
@@ -171,7 +177,7 @@ class CapturedProgram:
         if isinstance(t, _Leaf):
             if t.kind == _FIXED:
                 assert t.base is not None
-                return _proto(t.device)._new(t.base)
+                return Tensor(t.base, device=t.device)
             if t.kind == _INPUT:
                 buf = ins[t.index]
                 assert buf is not None
@@ -180,7 +186,7 @@ class CapturedProgram:
                 u = outs[t.index]
             for op, arg in t.chain:
                 u = UOp(op, u.dtype, (u,), arg)
-            return _proto(t.device)._new(u)
+            return _result(u, t.device)
         if isinstance(t, tuple):
             return tuple(self._rebuild(v, ins, outs) for v in t)
         if isinstance(t, _ListOf):
@@ -262,8 +268,8 @@ class CapturedProgram:
         COUNTERS.bytes_moved += self.bytes_moved
         COUNTERS.flops += self.flops
         COUNTERS.kernel_time += time.perf_counter() - start
-        if self.plain_result is not None:
-            return self.plain_result._new(outs[0])
+        if self.plain_device is not None:
+            return _result(outs[0], self.plain_device)
         return self._rebuild(self.template, ins, outs)
 
     def _new_output(self, j: int) -> list[Any]:
@@ -295,6 +301,13 @@ class CapturedProgram:
 
 
 _protos: dict[str, Tensor] = {}
+
+
+def _result(u: UOp, device: str) -> Tensor:
+    """A returned Tensor over `u` (a BUFFER, or a view of one)."""
+    if u.op is Ops.BUFFER:
+        return _proto(device)._new(u)  # Tensor's own fast constructor
+    return Tensor(u, device=device)
 
 
 def _proto(device: str) -> Tensor:

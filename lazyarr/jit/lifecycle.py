@@ -7,6 +7,7 @@ capturing every launch, calls 3+ replay the capture with the new inputs' buffers
 from __future__ import annotations
 
 import functools
+import threading
 import warnings
 import weakref
 from collections.abc import Callable
@@ -25,7 +26,7 @@ R = TypeVar("R")
 
 DEFAULT_MAX_CAPTURES = 8
 _TENSOR = object()  # marks a Tensor's position in a signature key
-_running: list[str] = []  # names of the jitted functions running now (to refuse nesting)
+_state = threading.local()  # per thread: `running`, the names of the jitted functions running now (no nesting)
 
 
 class JitWarning(UserWarning):
@@ -105,9 +106,10 @@ class Jit(Generic[R]):
         self.warmed.clear()
 
     def __call__(self, *args: Any, **kwargs: Any) -> R:
-        if _running:
+        running = _running()
+        if running:
             raise JitError(f"@lazyarr.jit function {self.name} was called inside @lazyarr.jit function "
-                           f"{_running[-1]}: nested jit is not supported (the inner call would replay outside the "
+                           f"{running[-1]}: nested jit is not supported (the inner call would replay outside the "
                            "outer capture). Jit only the outermost function.")
         if self.owner is not None:
             obj = self.owner()
@@ -137,14 +139,15 @@ class Jit(Generic[R]):
 
     def _run(self, args: tuple[Any, ...], kwargs: dict[str, Any], cap: Capture | None) -> Any:
         """Run the body (capturing into `cap` when given), then realise what it returns and its pending assigns."""
-        _running.append(self.name)
+        running = _running()
+        running.append(self.name)
         if cap is not None:
             realize.capturing.append(cap)
         try:
             out = self.fn(*args, **kwargs)
             _finish(out)
         finally:
-            _running.pop()
+            running.pop()
             if cap is not None:
                 realize.capturing.remove(cap)
         return out
@@ -155,6 +158,12 @@ class Jit(Generic[R]):
             warnings.warn(f"@lazyarr.jit {self.name}: {self.max_captures} input signatures already captured; calls "
                           "with new signatures run eagerly (pass max_captures=... to raise the bound, or keep shapes "
                           "and Python arguments fixed, e.g. by padding the last batch)", JitWarning, stacklevel=3)
+
+
+def _running() -> list[str]:
+    if not hasattr(_state, "running"):
+        _state.running = []
+    return _state.running  # type: ignore[no-any-return]
 
 
 def _weakrefable(obj: Any) -> bool:

@@ -188,8 +188,8 @@ def _signature(args: tuple[Any, ...], kwargs: dict[str, Any],
             u = a.uop
             tensors.append(a)
             key.append((_TENSOR, u.shape, u.dtype, a.device))
-            base = u.src[0] if u.op is Ops.RESHAPE else u
-            if bufs is not None and base.op is Ops.BUFFER and base.arg.size == a.size:
+            base = u.src[0] if u.op is Ops.RESHAPE else u  # a reshape keeps the element count: the whole buffer
+            if bufs is not None and base.op is Ops.BUFFER:
                 bufs.append(base.arg)
             else:
                 bufs = None
@@ -245,8 +245,8 @@ def _key_item(v: Any, tensors: list[Tensor], key: list[Any], top: bool) -> None:
 def _plain_buffer(t: Tensor) -> Buffer | None:
     """The buffer of `t` when `t` is exactly that whole buffer in C order (the common case), else None."""
     u = t.uop
-    base = u.src[0] if u.op is Ops.RESHAPE else u
-    if base.op is Ops.BUFFER and base.arg.size == t.size:
+    base = u.src[0] if u.op is Ops.RESHAPE else u  # a reshape keeps the element count
+    if base.op is Ops.BUFFER:
         return base.arg  # type: ignore[no-any-return]
     return None
 

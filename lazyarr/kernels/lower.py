@@ -337,7 +337,9 @@ class _Lowerer:
             cur.append(loop)
             loops.append(loop)
             cur = loop.body
-        if loops:
+        # a scatter may store twice to one position: run it in order so the last write wins, as in NumPy
+        serial = self.out_view.op is Ops.GATHER
+        if loops and not serial:
             loops[0].parallel = True
         scope = _Scope(self, cur, vars_, inner, extents)
         for r in [n for n in self.value_root().toposort() if n.op is Ops.REDUCE]:
@@ -351,7 +353,7 @@ class _Lowerer:
         else:
             v = self.value(self.value_root(), scope)
             self.store(cur, scope, v)
-        prog = Program("k", self.buf_dtypes(), self.ints, body, bool(loops))
+        prog = Program("k", self.buf_dtypes(), self.ints, body, bool(loops) and not serial)
         first_loop = self.shape[outer[0]] if outer else 1
         return Lowered(prog, self.int_vals, first_loop, _prod(self.full), self.flops * _prod(self.full))
 
@@ -360,6 +362,14 @@ class _Lowerer:
 
     def store(self, stmts: list[Stmt], scope: _Scope, v: str) -> None:
         n = self.out_view
+        if n.op is Ops.GATHER:  # a scatter: store at the positions the index gives along the gathered axis
+            data, index = n.src
+            as_int = self.emit(stmts, "cast", dtypes.int64, (self.value(index, scope),))
+            idx = self.loop_index(data.shape, scope.vars)
+            idx[n.arg.axis] = as_int
+            pos, _ = self.index_of(stmts, self.stacks[data], idx, self.tag(data))
+            stmts.append(Store(strip_movement(data)[1].arg.slot, pos, v))
+            return
         chain, base = strip_movement(n)
         idx = self.loop_index(n.shape, scope.vars)
         pos, valid = self.index_of(stmts, self.regrouped_stack(n), idx, self.tag(n))

@@ -370,18 +370,20 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
     memo: dict[UOp, UOp] = {}
 
     def sub(u: UOp) -> UOp:
-        if u in memo:
-            return memo[u]
-        for n in toposort([u]):
+        # iterative post-order that stops at nodes already rewritten for an earlier tensor
+        stack = [(u, False)]
+        while stack:
+            n, expanded = stack.pop()
             if n in memo:
                 continue
             if n in mapping:
                 memo[n] = mapping[n]
-            elif n.src:
+            elif not expanded:
+                stack.append((n, True))
+                stack.extend((s, False) for s in n.src if s not in memo)
+            else:
                 srcs = tuple(memo[s] for s in n.src)
                 memo[n] = n if srcs == n.src else UOp(n.op, n.dtype, srcs, n.arg)
-            else:
-                memo[n] = n
         return memo[u]
 
     tensors = list(all_tensors)
@@ -447,7 +449,8 @@ class InplaceMixin:
             IndexError: an out-of-range or invalid index (before anything is written).
             ValueError: a shape that does not broadcast, or a broadcast (read-only) destination.
         """
-        _settle(self)
+        if _settle(self)[1] == "broadcast":
+            raise ValueError(f"assignment destination is read-only: a broadcast view of shape {self.shape}")
         target = self[idx]
         v = value_for(target, value, strict=False)
         if target.size == 0:

@@ -34,6 +34,54 @@ def _bounding_box(lo: int, hi: int, shape: tuple[int, ...]) -> tuple[tuple[int, 
     return tuple(box)
 
 
+def fold(upper: View, lower: View) -> View | None:
+    """The single View equal to `upper` indexing the C-order positions of `lower`, or None when there is none.
+
+    It exists when each stride of `upper` moves one digit of `lower`'s multi-index (in mixed radix `lower.shape`)
+    and no digit ever carries into the next, and when every element it reaches is inside `lower`'s mask. This is
+    what a strided slice (pad, split the dim, keep one column) leaves behind.
+    """
+    if upper.mask is not None or upper.size == 0:
+        return None
+    dims = [d for d, n in enumerate(lower.shape) if n > 1]
+    inner = {d: prod(lower.shape[d + 1 :]) for d in dims}
+    if not 0 <= upper.offset < max(1, lower.size):
+        return None
+    digit = {d: (upper.offset // inner[d]) % lower.shape[d] for d in dims}
+    low, high = dict(digit), dict(digit)
+    strides: list[int] = []
+    for n, s in zip(upper.shape, upper.strides):
+        if n == 1 or s == 0:
+            strides.append(0)
+            continue
+        d = next((d for d in dims if abs(s) % inner[d] == 0), None)  # the outermost digit the stride moves
+        if d is None:
+            return None
+        c = s // inner[d]
+        low[d] += min(0, c * (n - 1))
+        high[d] += max(0, c * (n - 1))
+        strides.append(c * lower.strides[d])
+    box = {d: (low[d], high[d] + 1) for d in dims}
+    if any(not (0 <= lo and hi <= lower.shape[d]) for d, (lo, hi) in box.items()):
+        return None  # a digit would carry
+    if lower.mask is not None and any(not (lower.mask[d][0] <= lo and hi <= lower.mask[d][1])
+                                      for d, (lo, hi) in box.items()):
+        return None
+    if lower.mask is not None and any(not lower.mask[d][0] <= 0 < lower.mask[d][1]
+                                      for d, n in enumerate(lower.shape) if n == 1):
+        return None
+    offset = lower.offset + sum(digit[d] * lower.strides[d] for d in dims)
+    return View.create(upper.shape, tuple(strides), offset)
+
+
+def simplify(stack: Sequence[View]) -> Stack:
+    """`stack` with each level folded into the one below while `fold` can (same elements, fewer levels)."""
+    out = list(stack)
+    while len(out) > 1 and (merged := fold(out[-1], out[-2])) is not None:
+        out[-2:] = [merged]
+    return tuple(out)
+
+
 def _levels(stack: Sequence[View]) -> list[View] | None:
     """Each level restricted to the part the level above reaches, top first; None when nothing is touched."""
     top = stack[-1]

@@ -18,7 +18,7 @@ from lazyarr.dtypes import DType
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.pattern import graph_rewrite
 from lazyarr.graph.rules import pushdown, symbolic
-from lazyarr.graph.alias import overlaps
+from lazyarr.graph.alias import overlaps, simplify
 from lazyarr.graph.uop import ParamArg, UOp, assign_storage, toposort
 from lazyarr.graph.verify import verify_graph
 from lazyarr.graph.view import View
@@ -373,6 +373,7 @@ def view_stack_of(chain: list[UOp], base_shape: tuple[int, ...]) -> tuple[tuple[
             stack.append(View.create(mv.arg))
         else:
             stack[-1] = nxt
+            stack = list(simplify(stack))
     return tuple(stack), copied
 
 

@@ -198,6 +198,8 @@ class _Scheduler:
         if u in self.buffer_of:
             return self.buffer_of[u]
         value = u.src[0] if u.op is Ops.CONTIGUOUS else u.src[1] if u.op is Ops.ASSIGN else u
+        while value.op is Ops.CONTIGUOUS and value not in self.buffer_of:
+            value = value.src[0]  # storing is already a copy
         target = u.src[0] if u.op is Ops.ASSIGN else None
         full_shape, reduce_axes, deps = self.loop_space(value)
         scatter_index = [target.src[1]] if target is not None and target.op is Ops.GATHER else []

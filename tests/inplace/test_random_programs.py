@@ -34,7 +34,7 @@ def _view(draw: st.DrawFn, t: Tensor, a: np.ndarray) -> tuple[Tensor, np.ndarray
     if kind == "int" and a.ndim > 0 and a.shape[0] > 0:
         i = draw(st.integers(-a.shape[0], a.shape[0] - 1))
         return t[i, ...], a[i, ...]  # a 0-d view, not a NumPy scalar
-    idx = tuple(_slice(draw, n) for n in a.shape)
+    idx = (*(_slice(draw, n) for n in a.shape), Ellipsis)  # with an Ellipsis NumPy returns a view, even 0-d
     return t[idx], a[idx]
 
 

@@ -156,22 +156,12 @@ class MovementMixin:
 
     def _step(self: Tensor, dim: int, begin: int, step: int, count: int) -> Tensor:
         """Elements begin, begin+step, ... (count of them, step > 0) along `dim`, as a view."""
-        # built on UOps and wrapped once: the padding is internal, so the result is a view of self (NumPy slicing)
-        n = self.shape[dim]
-        end = min(n, begin + count * step)
         shr = [(0, s) for s in self.shape]
-        shr[dim] = (begin, end)
-        u = self.uop.shrink(tuple(shr))
-        if step != 1 and count != 0:
-            pad = [(0, 0)] * self.ndim
-            pad[dim] = (0, count * step - (end - begin))
-            u = u.pad(tuple(pad))
-            u = u.reshape((*u.shape[:dim], count, step, *u.shape[dim + 1 :]))
-            shr2 = [(0, s) for s in u.shape]
-            shr2[dim + 1] = (0, 1)
-            u = u.shrink(tuple(shr2))
-            u = u.reshape((*u.shape[: dim + 1], *u.shape[dim + 2 :]))
-        return self._new(u)
+        shr[dim] = (begin, min(self.shape[dim], begin + count * step))
+        x = self.shrink(shr)
+        if step == 1 or count == 0:
+            return x
+        return x._new(x.uop.stride(tuple(step if d == dim else 1 for d in range(x.ndim))))
 
     # ---- joining and splitting ----
     def cat(self: Tensor, *others: Tensor, dim: int = 0) -> Tensor:

@@ -206,12 +206,13 @@ class _Scheduler:
         value = u.src[0] if u.op is Ops.CONTIGUOUS else u.src[1] if u.op is Ops.ASSIGN else u
         while value.op is Ops.CONTIGUOUS and value not in self.buffer_of:
             value = value.src[0]  # storing is already a copy
+        if value is not u and value.op in (Ops.ASSIGN, Ops.COPY):
+            self.materialize(value)  # a write (or copy) runs as its own kernel; this one reads its result
         target = u.src[0] if u.op is Ops.ASSIGN else None
         full_shape, reduce_axes, deps = self.loop_space(value)
         scatter_index = [target.src[1]] if target is not None and target.op is Ops.GATHER else []
-        for n in toposort([value, *scatter_index]):
-            if n is not value and n not in self.buffer_of and (n in deps or self.must_materialize(n)):
-                self.materialize(n)
+        for n in self.stored_inputs([value, *scatter_index], deps):
+            self.materialize(n)
         overwrites: tuple[int, UOp] | None = None
         if target is not None:
             storage = assign_storage(target)
@@ -237,6 +238,23 @@ class _Scheduler:
                                        tuple(bufs)))
         self.infos.append(_KernelInfo(frozenset(reads), overwrites, u))
         return out_idx
+
+    def stored_inputs(self, roots: list[UOp], deps: set[UOp]) -> list[UOp]:
+        """The nodes a kernel computing `roots` reads from buffers: the first stored nodes below them (the walk does
+        not look inside a stored node, e.g. into an ASSIGN's target)."""
+        out: list[UOp] = []
+        seen: set[UOp] = set()
+        stack = list(roots)
+        while stack:
+            n = stack.pop()
+            if n in seen or n in self.buffer_of:
+                continue
+            seen.add(n)
+            if n is not roots[0] and (n in deps or self.must_materialize(n)):
+                out.append(n)
+            else:
+                stack.extend(n.src)
+        return out
 
     def kernel_body(self, out_view_src: UOp, value: UOp, out_idx: int, overwrites: tuple[int, UOp] | None
                     ) -> tuple[dict[int, int], set[tuple[int, UOp]], UOp, UOp]:

@@ -12,12 +12,14 @@ copied first (copy-on-write), and every live graph is repointed at what was comp
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.graph.alias import all_valid, is_broadcast
 from lazyarr.graph.ops import GroupOp, Ops
@@ -33,24 +35,32 @@ if TYPE_CHECKING:
 all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
 
 
+class _MemberRef(weakref.ref):
+    """A weak reference that knows its key and its set, so a dying tensor removes itself."""
+
+    __slots__ = ("key", "members")
+
+
+def _drop(ref: _MemberRef) -> None:
+    members = ref.members()
+    if members is not None:
+        members.refs.pop(ref.key, None)
+
+
 class _Members:
     """A set of live tensors by identity (a WeakSet would compare tensors with `==`, which is elementwise)."""
 
     __slots__ = ("refs", "__weakref__")
 
     def __init__(self) -> None:
-        self.refs: dict[int, weakref.ref[Tensor]] = {}
+        self.refs: dict[int, _MemberRef] = {}
 
     def add(self, t: Tensor) -> None:
-        if id(t) not in self.refs:
-            key, members = id(t), weakref.ref(self)
-
-            def drop(_: object) -> None:
-                live = members()
-                if live is not None:
-                    live.refs.pop(key, None)
-
-            self.refs[key] = weakref.ref(t, drop)
+        key = id(t)
+        if key not in self.refs:
+            ref = _MemberRef(t, _drop)
+            ref.key, ref.members = key, weakref.ref(self)
+            self.refs[key] = ref
 
     def discard(self, t: Tensor) -> None:
         self.refs.pop(id(t), None)
@@ -118,7 +128,16 @@ def _on(chain: list[UOp], base: UOp) -> UOp:
 
 def _kind(chain: list[UOp], base: UOp) -> str:
     """'view' (writable), 'broadcast' (a read-only view) or 'copy' (NumPy would have copied) for a member's chain."""
-    stack, copied = view_stack_of(chain, base.shape)
+    return _kind_of(tuple((mv.op, mv.arg) for mv in chain), base.shape)
+
+
+@functools.lru_cache(maxsize=4096)
+def _kind_of(ops: tuple[tuple[Ops, Any], ...], base_shape: tuple[int, ...]) -> str:
+    chain, u = [], UOp(Ops.CONST, dtypes.bool_, (), False).reshape((1,) * len(base_shape)).expand(base_shape)
+    for op, arg in reversed(ops):  # rebuild the chain (top-down) over a stand-in base of the same shape
+        u = UOp(op, u.dtype, (u,), arg)
+        chain.insert(0, u)
+    stack, copied = view_stack_of(chain, base_shape)
     if copied or not all_valid(stack):
         return "copy"
     return "broadcast" if is_broadcast(stack) else "view"
@@ -139,13 +158,17 @@ def _settle(t: Tensor) -> tuple[_Group, str]:
 def _repoint(g: _Group, new_base: UOp) -> None:
     """Point every view of `g` at `new_base` (same shape as `g.base`); members that are copies keep the old value."""
     old = g.base
+    moved: dict[UOp, UOp | None] = {}  # many members often share one uop
     for m in list(g.members):
-        chain = _chain_over(m.uop, old)
-        if chain is None or _kind(chain, old) == "copy":
+        if m.uop not in moved:
+            chain = _chain_over(m.uop, old)
+            moved[m.uop] = None if chain is None or _kind(chain, old) == "copy" else _on(chain, new_base)
+        new = moved[m.uop]
+        if new is None:
             g.members.discard(m)
             m._group = None
         else:
-            m.uop = _on(chain, new_base)
+            m.uop = new
     g.base = new_base
 
 
@@ -391,7 +414,7 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
     for g in groups.values():
         g.base = sub(g.base)
     for t in tensors:
-        new = sub(t.uop)
+        new = memo.get(t.uop) or sub(t.uop)
         if new is not t.uop:
             t.uop = new
     claimed: set[int] = set()

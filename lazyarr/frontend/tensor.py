@@ -14,17 +14,17 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
+from lazyarr.frontend.creation import CreationMixin
+from lazyarr.frontend.elementwise import ElementwiseMixin
+from lazyarr.frontend.inplace import InplaceMixin, all_tensors, is_realized, join_views, own_buffer, realize_tensors
+from lazyarr.frontend.movement import MovementMixin
+from lazyarr.frontend.reduce import ReduceMixin
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.graph.view import View
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels.device import Buffer, canonical_device
-from lazyarr.frontend.creation import CreationMixin
-from lazyarr.frontend.elementwise import ElementwiseMixin
-from lazyarr.frontend.inplace import InplaceMixin, all_tensors, is_realized, join_views, own_buffer, realize_tensors
-from lazyarr.frontend.movement import MovementMixin
-from lazyarr.frontend.reduce import ReduceMixin
 
 
 class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin):

@@ -20,7 +20,7 @@ Stack = tuple[View, ...]
 def _bounding_box(lo: int, hi: int, shape: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """The smallest per-dim box of multi-indices (C order over `shape`) containing the linear interval [lo, hi)."""
     box: list[tuple[int, int]] = []
-    for d, size in enumerate(shape):
+    for d in range(len(shape)):
         inner = prod(shape[d + 1 :])
         first, last = lo // inner, (hi - 1) // inner
         if first == last:

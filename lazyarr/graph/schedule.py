@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lazyarr.dtypes import DType
+from lazyarr.graph.alias import overlaps, simplify
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.pattern import graph_rewrite
 from lazyarr.graph.rules import pushdown, symbolic
-from lazyarr.graph.alias import overlaps, simplify
 from lazyarr.graph.uop import ParamArg, UOp, assign_storage, toposort
 from lazyarr.graph.verify import verify_graph
 from lazyarr.graph.view import View
@@ -412,10 +412,11 @@ def inplace_hazard(out_view: UOp, body: UOp) -> bool:
     accesses: list[tuple[UOp, bool]] = []  # (chain over the output storage, read at data-dependent positions)
     roots = [body, out_view.src[1]] if scatter else [body]
     for n in toposort(roots):
-        consumers = [(s, n.op is Ops.GATHER and k == 0) for k, s in enumerate(n.src)] if n.op not in GroupOp.Movement else []
-        for s, gathered in consumers:
+        if n.op in GroupOp.Movement:
+            continue  # only whole chains count: look at them from their consumer
+        for k, s in enumerate(n.src):
             if s.op in GroupOp.Movement or s.op is Ops.PARAM:
-                accesses.append((s, gathered))
+                accesses.append((s, n.op is Ops.GATHER and k == 0))
     if body.op in GroupOp.Movement or body.op is Ops.PARAM:
         accesses.append((body, False))
     for chain_top, gathered in accesses:

@@ -14,9 +14,9 @@ from tests.helpers import assert_matches, kernel_count
 
 rng = np.random.default_rng(3)
 F = rng.standard_normal((3, 4)).astype(np.float32)
-I = rng.integers(-20, 20, (3, 4)).astype(np.int32)
+INTS = rng.integers(-20, 20, (3, 4)).astype(np.int32)
 B = rng.integers(0, 2, (3, 4)).astype(bool)
-DATA = {"float32": F, "int32": I, "bool": B}
+DATA = {"float32": F, "int32": INTS, "bool": B}
 
 
 def _buffer(t: Tensor):
@@ -55,7 +55,7 @@ def test_assign_keeps_buffer_identity_and_views_see_it() -> None:
 
 
 def test_assign_errors_name_both_dtypes_and_devices() -> None:
-    x = Tensor(I.copy())
+    x = Tensor(INTS.copy())
     with pytest.raises(TypeError, match="float32.*int32"):
         x.assign(Tensor(F))
     with pytest.raises(TypeError, match="float64.*int32"):
@@ -63,10 +63,10 @@ def test_assign_errors_name_both_dtypes_and_devices() -> None:
     with pytest.raises(ValueError, match="broadcast"):
         x.assign(Tensor(np.zeros((2, 4), np.int32)))
     with pytest.raises(ValueError, match="CUDA.*CPU"):
-        x.assign(Tensor(I, device="CUDA"))
+        x.assign(Tensor(INTS, device="CUDA"))
     with pytest.raises(OverflowError):
         Tensor(np.zeros(2, np.int8)).assign(300)
-    assert_matches(x, I)  # nothing was written
+    assert_matches(x, INTS)  # nothing was written
 
 
 def test_python_scalars_are_weak() -> None:
@@ -89,12 +89,12 @@ def test_self_assign_is_a_no_op() -> None:
 
 def test_assign_to_tensor_without_storage_initialises_it() -> None:
     y = Tensor(F) + 1  # lazy: no storage, so the pending value is dead and never computed
-    y.assign(Tensor(I).float())
+    y.assign(Tensor(INTS).float())
     with kernel_count(1):
         y.realize()
-    assert_matches(y, I.astype(np.float32))
+    assert_matches(y, INTS.astype(np.float32))
     y.assign(y * 2).realize()
-    assert_matches(y, I.astype(np.float32) * 2)
+    assert_matches(y, INTS.astype(np.float32) * 2)
     z = Tensor.zeros(3, 4)
     z[1] = 5.0
     ref = np.zeros((3, 4), np.float32)
@@ -142,7 +142,7 @@ def test_inplace_operators_float(name: str) -> None:
 @pytest.mark.parametrize("name", INT_OPS)
 def test_inplace_operators_int(name: str) -> None:
     op = IOPS[name]
-    a, b = I.copy(), (np.abs(I[0]) % 5 + 1).astype(np.int32)
+    a, b = INTS.copy(), (np.abs(INTS[0]) % 5 + 1).astype(np.int32)
     x = Tensor(a.copy())
     op(x, Tensor(b))
     ref = a.copy()
@@ -170,7 +170,7 @@ def test_inplace_matmul() -> None:
 
 
 def test_inplace_casting_follows_numpy_same_kind() -> None:
-    x = Tensor(I.copy())
+    x = Tensor(INTS.copy())
     with pytest.raises(TypeError, match="same_kind"):
         x += 1.5
     with pytest.raises(TypeError, match="same_kind"):
@@ -178,8 +178,8 @@ def test_inplace_casting_follows_numpy_same_kind() -> None:
     with pytest.raises(TypeError):
         b = Tensor(B.copy())
         b += 1
-    x += Tensor(I.astype(np.int64))  # int64 -> int32 is a same-kind cast: allowed, like NumPy
-    assert_matches(x, I + I)
+    x += Tensor(INTS.astype(np.int64))  # int64 -> int32 is a same-kind cast: allowed, like NumPy
+    assert_matches(x, INTS + INTS)
     f = Tensor(F.copy())
     f *= Tensor(F.astype(np.float64))
     assert_matches(f, F * F)
@@ -194,14 +194,14 @@ def test_kernel_counts() -> None:
         a[1:3] = b
         a.realize()
     w = Tensor(F.copy()).realize()
-    g = Tensor(I.astype(np.float32)).realize()
+    g = Tensor(INTS.astype(np.float32)).realize()
     lr = 0.1
     with kernel_count(1):
         w -= lr * g
         w.realize()
-    assert_matches(w, F - np.float32(lr) * I.astype(np.float32))
+    assert_matches(w, F - np.float32(lr) * INTS.astype(np.float32))
     with kernel_count(3):  # three updates, each applied once
         for _ in range(3):
             w -= lr * g
         w.realize()
-    assert_matches(w, F - 4 * np.float32(lr) * I.astype(np.float32), rtol=1e-5)
+    assert_matches(w, F - 4 * np.float32(lr) * INTS.astype(np.float32), rtol=1e-5)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from lazyarr import Tensor
+from lazyarr.graph.schedule import strip_movement
 from tests.helpers import assert_matches, kernel_count
 
 rng = np.random.default_rng(5)
@@ -167,3 +168,17 @@ def test_realising_together_orders_reads_before_the_write() -> None:
         Tensor.realize(x, y)
     assert_matches(y, np.exp(a))
     assert_matches(x, a + 1)
+
+
+def test_realising_one_tensor_repoints_graphs_that_share_it() -> None:
+    a = np.abs(DATA["float32"]) + 1
+    x = Tensor(a.copy()).realize()
+    y = (x.log() + 1).sum(1)  # materialised separately: a reduction
+    z = y * 2
+    w = y + 1
+    y.realize()
+    buf = strip_movement(y.uop)[1]
+    assert buf in z.uop.toposort() and buf in w.uop.toposort()  # no recomputation of y later
+    x += 1  # and the shared value does not go stale
+    assert_matches(z, (np.log(a) + 1).sum(1) * 2, rtol=1e-5)
+    assert_matches(w, (np.log(a) + 1).sum(1) + 1, rtol=1e-5)

@@ -322,7 +322,14 @@ def is_realized(u: UOp) -> bool:
 
 
 def realize_tensors(tensors: Iterable[Tensor]) -> None:
-    """Compute `tensors` in one schedule and repoint every live tensor at the results (see module docstring)."""
+    """Compute `tensors` (one schedule per device) and repoint every live tensor at the results (see module
+    docstring)."""
+    todo = [t for t in tensors if not is_realized(t.uop)]
+    for device in dict.fromkeys(t.device for t in todo):
+        _realize_on(device, [t for t in todo if t.device == device])
+
+
+def _realize_on(device: str, tensors: list[Tensor]) -> None:
     roots: list[UOp] = []
     owners: dict[UOp, _Group] = {}  # root -> the group that will own the buffer it is stored in
     solo: dict[UOp, Tensor] = {}  # root -> a tensor realised alone (not its whole array)
@@ -346,7 +353,7 @@ def realize_tensors(tensors: Iterable[Tensor]) -> None:
     inputs = {n.arg for n in nodes if n.op is Ops.BUFFER}
     snapshots, clones = _outside_readers(overwritten, set(roots) | set(writes)) if writes else ({}, [])
     extra = list(dict.fromkeys(n for n in [*snapshots.values(), *clones] if n not in roots))
-    results = realize_uops(roots + extra)
+    results = realize_uops(roots + extra, device)
     mapping = dict(zip(roots + extra, results))
     for v, snap in snapshots.items():
         mapping[v] = mapping[snap]

@@ -6,7 +6,6 @@ error types. Topic modules (`elementwise`, `movement`, `reduce`, `creation`) att
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -45,13 +44,14 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         dt = None if dtype is None else dtypes.to_dtype(dtype)
         if isinstance(data, Tensor):
             self.device = canonical_device(device, data.device)
-            uop = data.uop if dt is None else data.uop.cast(dt)
+            src = data if self.device == data.device else data.to(self.device)
+            uop = src.uop if dt is None else src.uop.cast(dt)
         elif isinstance(data, UOp):
             self.device = canonical_device(device, flag("DEVICE"))
             uop = data
         else:
             self.device = canonical_device(device, flag("DEVICE"))
-            uop = _uop_from_data(data, dt)
+            uop = _uop_from_data(data, dt, self.device)
         self.uop: UOp = uop
         self.requires_grad: bool | None = requires_grad
         self.grad: Tensor | None = None
@@ -135,11 +135,31 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         if self.size == 0:
             return np.zeros(self.shape, dtype=self.dtype.np_name)
         buf, view = self._buffer_view()
-        base = buf.array
+        base = buf.numpy()
         item = base.itemsize
         out = np.lib.stride_tricks.as_strided(base[view.offset:], shape=view.shape,
                                               strides=tuple(s * item for s in view.strides))
         return out.copy()
+
+    def to(self, device: str) -> Tensor:
+        """This tensor on `device` ("CPU" or "CUDA"): itself when it is there already, else a realised copy.
+
+        Raises:
+            ValueError: an unknown device.
+            RuntimeError: CUDA without CuPy or without a usable GPU.
+        """
+        target = canonical_device(device, self.device)
+        if target == self.device:
+            return self
+        out = Tensor(self.numpy(), device=target)
+        out.requires_grad = self.requires_grad
+        return out
+
+    def cpu(self) -> Tensor:
+        return self.to("CPU")
+
+    def cuda(self) -> Tensor:
+        return self.to("CUDA")
 
     def tolist(self) -> Any:
         """The values as (nested) Python lists of Python scalars."""
@@ -241,7 +261,7 @@ _is_realized = is_realized
 # ---- building UOps from Python/NumPy data ----
 
 
-def _uop_from_data(data: Any, dt: DType | None) -> UOp:
+def _uop_from_data(data: Any, dt: DType | None, device: str = "CPU") -> UOp:
     if isinstance(data, (bool, int, float, np.number, np.bool_)):
         out_dt = dt or dtypes.scalar_dtype(data)
         value = data.item() if isinstance(data, np.generic) else data
@@ -249,13 +269,13 @@ def _uop_from_data(data: Any, dt: DType | None) -> UOp:
             raise OverflowError(f"Python integer {value} out of bounds for {out_dt.name}")
         return UOp.const(value, out_dt)
     if isinstance(data, np.ndarray):
-        return _from_numpy(data, dt or dtypes.from_numpy(data.dtype))
+        return _from_numpy(data, dt or dtypes.from_numpy(data.dtype), device)
     if isinstance(data, (list, tuple)):
         arr = _array_from_nested(data, dt)
-        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype))
+        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype), device)
     if hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
         arr = np.asarray(data)
-        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype))
+        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype), device)
     raise TypeError(f"cannot make a Tensor from {type(data).__name__}")
 
 
@@ -299,10 +319,10 @@ def _array_from_nested(data: Sequence[Any], dt: DType | None) -> np.ndarray:
     return arr.astype(dt.np_name)
 
 
-def _from_numpy(arr: np.ndarray, dt: DType) -> UOp:
+def _from_numpy(arr: np.ndarray, dt: DType, device: str = "CPU") -> UOp:
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"lazyarr does not support NumPy dtype {arr.dtype}")
-    buf = Buffer.from_numpy(np.array(arr, dtype=dt.np_name, order="C", copy=True), dt)
+    buf = Buffer.from_numpy(np.array(arr, dtype=dt.np_name, order="C", copy=True), dt, device)
     return UOp(Ops.BUFFER, dt, (), buf).reshape(arr.shape)
 
 

@@ -306,6 +306,9 @@ class _Scheduler:
                     deps.add(base)
                 continue
             if base.op is Ops.GATHER and base is not value:
+                if chain:  # the lowering indexes a fused gather at its own shape: a view of it must read a buffer
+                    deps.add(base)
+                    continue
                 data = strip_movement(base.src[0])[1]
                 if data.op is not Ops.PARAM:
                     deps.add(data)

@@ -198,7 +198,6 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     g, kind = _settle(owner)
     if kind == "broadcast":
         raise ValueError(f"assignment destination is read-only: a broadcast view of shape {owner.shape}")
-    lvalue, value = _peel_scatter(lvalue, value)
     if g.buffer is None:
         if lvalue is g.base:
             _repoint(g, value)  # the whole array gets a new value: no storage needed yet
@@ -217,6 +216,20 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     new = UOp(Ops.ASSIGN, g.base.dtype, (lvalue, value))
     assert assign_storage(lvalue) is g.base, "an in-place write must target its own array's storage"
     _repoint(g, new)
+
+
+def _last_write_wins(owner: Tensor, target: UOp, value: UOp) -> UOp:
+    """The value for scatter `target` (a GATHER) with every repeated position writing the value of its last
+    occurrence, so the kernel may store in any order and still give NumPy's result (the last write wins)."""
+    index, axis = target.src[1], target.arg.axis
+    positions = owner._new(index).numpy()[(..., *([0] * (index.ndim - axis - 1)))].reshape(-1)
+    _, first, inverse = np.unique(positions, return_index=True, return_inverse=True)
+    if first.size == positions.size:
+        return value
+    last = np.full(first.size, -1, np.int64)
+    np.maximum.at(last, inverse.reshape(-1), np.arange(positions.size))
+    flat = owner._new(value).reshape((positions.size, *value.shape[axis + 1 :]))
+    return flat[last[inverse.reshape(-1)]].reshape(value.shape).uop
 
 
 def _peel_scatter(lvalue: UOp, value: UOp) -> tuple[UOp, UOp]:
@@ -486,7 +499,8 @@ class InplaceMixin:
         if target.size == 0:
             return
         if _is_scatter(target.uop):
-            write(self, target.uop, v.uop)
+            lvalue, value = _peel_scatter(target.uop, v.uop)
+            write(self, lvalue, _last_write_wins(self, lvalue, value))
         elif v.uop is not target.uop:
             write(target, target.uop, v.uop)
 

@@ -337,9 +337,7 @@ class _Lowerer:
             cur.append(loop)
             loops.append(loop)
             cur = loop.body
-        # a scatter may store twice to one position: run it in order so the last write wins, as in NumPy
-        serial = self.out_view.op is Ops.GATHER
-        if loops and not serial:
+        if loops:
             loops[0].parallel = True
         scope = _Scope(self, cur, vars_, inner, extents)
         for r in [n for n in self.value_root().toposort() if n.op is Ops.REDUCE]:
@@ -353,7 +351,7 @@ class _Lowerer:
         else:
             v = self.value(self.value_root(), scope)
             self.store(cur, scope, v)
-        prog = Program("k", self.buf_dtypes(), self.ints, body, bool(loops) and not serial)
+        prog = Program("k", self.buf_dtypes(), self.ints, body, bool(loops))
         first_loop = self.shape[outer[0]] if outer else 1
         return Lowered(prog, self.int_vals, first_loop, _prod(self.full), self.flops * _prod(self.full))
 
@@ -362,7 +360,7 @@ class _Lowerer:
 
     def store(self, stmts: list[Stmt], scope: _Scope, v: str) -> None:
         n = self.out_view
-        if n.op is Ops.GATHER:  # a scatter: store at the positions the index gives along the gathered axis
+        if n.op is Ops.GATHER:  # a scatter: store at the positions the index gives (repeats store equal values)
             data, index = n.src
             as_int = self.emit(stmts, "cast", dtypes.int64, (self.value(index, scope),))
             idx = self.loop_index(data.shape, scope.vars)

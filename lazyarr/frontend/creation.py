@@ -164,8 +164,8 @@ class CreationMixin:
         n = prod(shape)
         counter, key = _rng_state(cls, device)
         draw = counter.clone()
-        bump = counter._new(UOp(Ops.ASSIGN, counter.dtype, (counter.uop, (counter + 1).uop)))
-        draw.realize(bump)  # one schedule: the snapshot is stored before the increment
+        counter.assign(counter + 1)
+        draw.realize(counter)  # one schedule: the snapshot is stored before the increment
         idx = cls(UOp(Ops.IOTA, dtypes.uint64, (), n), device=counter.device)
         start = (draw << 32).reshape(()).broadcast_to((n,))
         return _splitmix(_splitmix((idx + start) ^ key.reshape(()).broadcast_to((n,)))).reshape(shape)

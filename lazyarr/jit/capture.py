@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from lazyarr.frontend.inplace import own_buffer
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import strip_movement
@@ -289,7 +290,9 @@ class CapturedProgram:
         COUNTERS.bytes_moved += self.bytes_moved
         COUNTERS.flops += self.flops
         COUNTERS.kernel_time += time.perf_counter() - start
-        return self.proto._new(entry[0])  # the output is a whole BUFFER: Tensor's own fast constructor
+        t = self.proto._new(entry[0])  # the output is a whole BUFFER: Tensor's own fast constructor
+        own_buffer(t)
+        return t
 
     def _new_output(self, j: int) -> list[Any]:
         """New storage for output j: [BUFFER UOp, Buffer, array, kernel array, reference counts when pooled]."""
@@ -323,10 +326,11 @@ _protos: dict[str, Tensor] = {}
 
 
 def _result(u: UOp, device: str) -> Tensor:
-    """A returned Tensor over `u` (a BUFFER, or a view of one)."""
-    if u.op is Ops.BUFFER:
-        return _proto(device)._new(u)  # Tensor's own fast constructor
-    return Tensor(u, device=device)
+    """A returned Tensor over `u` (a BUFFER, or a view of one) that owns the storage, like a Tensor made from data
+    (so an in-place write to it writes that storage)."""
+    t = _proto(device)._new(u) if u.op is Ops.BUFFER else Tensor(u, device=device)
+    own_buffer(t)
+    return t
 
 
 def _proto(device: str) -> Tensor:

@@ -174,7 +174,7 @@ class CapturedProgram:
             return _DictOf({k: self._template(v, input_pos, created, out_pos) for k, v in value.items()})
         return _Const(value)
 
-    def _rebuild(self, t: Any, ins: list[Buffer | None], outs: list[UOp]) -> Any:
+    def _rebuild(self, t: Any, ins: list[Buffer | None], outs: list[list[Any]]) -> Any:
         if isinstance(t, _Leaf):
             if t.kind == _FIXED:
                 assert t.base is not None
@@ -183,11 +183,12 @@ class CapturedProgram:
                 buf = ins[t.index]
                 assert buf is not None
                 u = UOp(Ops.BUFFER, buf.dtype, (), buf)
+                group = None
             else:
-                u = outs[t.index]
+                u, group = outs[t.index][0], outs[t.index][5]
             for op, arg in t.chain:
                 u = UOp(op, u.dtype, (u,), arg)
-            return _result(u, t.device)
+            return _owned(Tensor(u, device=t.device), group) if group is not None else Tensor(u, device=t.device)
         if isinstance(t, tuple):
             return tuple(self._rebuild(v, ins, outs) for v in t)
         if isinstance(t, _ListOf):
@@ -254,18 +255,18 @@ class CapturedProgram:
         if self.written_fixed:
             ins = [_copy(b) if b is not None and id(b) in self.written_fixed else b for b in ins]
         arrays = [ins[i].kernel_array() for i in self.input_slots]  # type: ignore[union-attr]
-        outs: list[UOp] = []
+        outs: list[list[Any]] = []
         for j, entry in enumerate(self.pool):
             # last replay's storage when only the pool references it (counts as measured in _new_output)
             if entry is None or (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2])) != entry[4]:
                 entry = self._new_output(j)
             if self.out_initial[j] is not None:
                 entry[2][...] = self.out_initial[j]
-            outs.append(entry[0])
+            outs.append(entry)
             arrays.append(entry[3])
         if self.runnable:
             if self.mode == 2:
-                self._run_steps([ins[i] for i in self.input_slots] + [u.arg for u in outs])  # type: ignore[misc]
+                self._run_steps([ins[i] for i in self.input_slots] + [e[1] for e in outs])  # type: ignore[misc]
             else:
                 self.entry(self.table, self.first_address, *arrays)  # type: ignore[misc]
                 if not self.single:
@@ -274,8 +275,6 @@ class CapturedProgram:
         COUNTERS.bytes_moved += self.bytes_moved
         COUNTERS.flops += self.flops
         COUNTERS.kernel_time += time.perf_counter() - start
-        if self.plain_device is not None:
-            return _result(outs[0], self.plain_device)
         return self._rebuild(self.template, ins, outs)
 
     def _replay_single(self, ins: list[Buffer]) -> Tensor:
@@ -290,16 +289,19 @@ class CapturedProgram:
         COUNTERS.bytes_moved += self.bytes_moved
         COUNTERS.flops += self.flops
         COUNTERS.kernel_time += time.perf_counter() - start
-        t = self.proto._new(entry[0])  # the output is a whole BUFFER: Tensor's own fast constructor
-        own_buffer(t)
-        return t
+        return _owned(self.proto._new(entry[0]), entry[5])  # a whole BUFFER: Tensor's own fast constructor
 
     def _new_output(self, j: int) -> list[Any]:
-        """New storage for output j: [BUFFER UOp, Buffer, array, kernel array, reference counts when pooled]."""
+        """New storage for output j: [BUFFER UOp, Buffer, array, kernel array, reference counts when only the pool
+        holds them, the in-place group that owns the storage (kept, so a reused buffer needs no new group)]."""
         size, dt, dev = self.out_specs[j]
         buf = Buffer(size, dt, dev, np.empty(size, dt.np_name) if dev == "CPU" else None)
-        self.pool[j] = [UOp(Ops.BUFFER, dt, (), buf), buf, buf.array, buf.kernel_array(), None]
-        del buf
+        holder = Tensor(UOp(Ops.BUFFER, dt, (), buf), device=dev)
+        own_buffer(holder)
+        group = holder._group
+        group.members.discard(holder)
+        self.pool[j] = [group.base, buf, buf.array, buf.kernel_array(), None, group]
+        del buf, holder, group
         entry = self.pool[j]
         entry[4] = (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2]))
         return entry
@@ -325,11 +327,11 @@ class CapturedProgram:
 _protos: dict[str, Tensor] = {}
 
 
-def _result(u: UOp, device: str) -> Tensor:
-    """A returned Tensor over `u` (a BUFFER, or a view of one) that owns the storage, like a Tensor made from data
-    (so an in-place write to it writes that storage)."""
-    t = _proto(device)._new(u) if u.op is Ops.BUFFER else Tensor(u, device=device)
-    own_buffer(t)
+def _owned(t: Tensor, group: Any) -> Tensor:
+    """`t` (a view of `group`'s storage) as a member of the in-place group that owns it, so writes to `t` write that
+    storage and reach its other views (frontend/inplace.py)."""
+    t._group = group
+    group.members.add(t)
     return t
 
 

@@ -161,9 +161,10 @@ class Jit(Generic[R]):
 
 
 def _running() -> list[str]:
-    if not hasattr(_state, "running"):
-        _state.running = []
-    return _state.running  # type: ignore[no-any-return]
+    running = getattr(_state, "running", None)
+    if running is None:
+        running = _state.running = []
+    return running  # type: ignore[no-any-return]
 
 
 def _weakrefable(obj: Any) -> bool:

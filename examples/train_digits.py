@@ -56,6 +56,10 @@ def main() -> None:
     parser.add_argument("--no-jit", action="store_true", help="run the training step eagerly")
     args = parser.parse_args()
 
+    try:
+        lazyarr.Tensor([0.0], device=args.device)
+    except (RuntimeError, ValueError) as e:  # an unknown device, or CUDA without CuPy or a GPU: say which
+        raise SystemExit(f"--device {args.device}: {e}") from e
     with lazyarr.Context(DEVICE=args.device):
         train(args)
 

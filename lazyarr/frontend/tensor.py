@@ -6,7 +6,6 @@ error types. Topic modules (`elementwise`, `movement`, `reduce`, `creation`) att
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -16,34 +15,19 @@ from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.frontend.creation import CreationMixin
 from lazyarr.frontend.elementwise import ElementwiseMixin
+from lazyarr.frontend.inplace import InplaceMixin, all_tensors, is_realized, join_views, own_buffer, realize_tensors
 from lazyarr.frontend.movement import MovementMixin
 from lazyarr.frontend.reduce import ReduceMixin
-from lazyarr.graph.ops import Ops
+from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
+from lazyarr.graph.view import View
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels.device import Buffer, canonical_device
-from lazyarr.kernels.realize import realize_uops
-
-# every live Tensor
-all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
-# the live Tensors holding each UOp (weak references), so realising a graph repoints exactly the tensors that hold
-# it, at a cost that does not grow with the number of live tensors; `Tensor.uop`'s setter keeps this current
-_holders: dict[UOp, list[weakref.ref[Tensor]]] = {}
-_held: dict[weakref.ref[Tensor], UOp] = {}
+from lazyarr.kernels import realize as realize_module
 
 
-def _forget(ref: weakref.ref[Tensor]) -> None:
-    """A tensor died: drop it from `_holders` (and the UOp with it when no tensor holds that any more)."""
-    u = _held.pop(ref, None)
-    if u is not None:
-        refs = _holders[u]
-        refs.remove(ref)
-        if not refs:
-            del _holders[u]
-
-
-class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
+class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin):
     """A lazy n-d array of `dtype` on `device` (tinygrad/PyTorch-style methods, NumPy-style dtypes and errors).
 
     `Tensor(data, dtype=None, device=None)` takes a Python scalar, a nested list/tuple, a NumPy array (any strides;
@@ -54,7 +38,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         ValueError: ragged nested lists, or an unknown device.
     """
 
-    __slots__ = ("_uop", "_ref", "device", "requires_grad", "grad", "_ctx", "__weakref__")
+    __slots__ = ("uop", "device", "requires_grad", "grad", "_ctx", "_group", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, data: Any, dtype: Any = None, device: str | None = None, requires_grad: bool | None = None) -> None:
@@ -73,32 +57,12 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         self.requires_grad: bool | None = requires_grad
         self.grad: Tensor | None = None
         self._ctx: Any = None
+        self._group: Any = None  # the array this tensor views (see frontend/inplace.py)
         all_tensors.add(self)
+        if not isinstance(data, (Tensor, UOp)):
+            own_buffer(self)  # storage made from the data here belongs to this tensor
 
     # ---- basic properties ----
-    @property
-    def uop(self) -> UOp:
-        """The graph node this tensor holds (a view of a BUFFER once realised)."""
-        return self._uop
-
-    @uop.setter
-    def uop(self, u: UOp) -> None:
-        try:
-            ref = self._ref
-        except AttributeError:  # the first assignment, from a constructor
-            ref = self._ref = weakref.ref(self, _forget)
-        else:
-            old = _held[ref]
-            if old is u:
-                return
-            refs = _holders[old]
-            refs.remove(ref)
-            if not refs:
-                del _holders[old]
-        self._uop = u
-        _held[ref] = u
-        _holders.setdefault(u, []).append(ref)
-
     @property
     def shape(self) -> tuple[int, ...]:
         return self.uop.shape
@@ -134,22 +98,17 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
     def _new(self, uop: UOp) -> Tensor:
         """A tensor on the same device holding `uop`."""
         t = Tensor.__new__(Tensor)
-        t.uop, t.device, t.requires_grad, t.grad, t._ctx = uop, self.device, None, None, None
+        t.uop, t.device, t.requires_grad, t.grad, t._ctx, t._group = uop, self.device, None, None, None, None
         all_tensors.add(t)
+        if uop is self.uop or uop.op in GroupOp.Movement:
+            join_views(self, t)  # a view: it sees writes to self's array (NumPy semantics)
         return t
 
     # ---- realisation ----
     def realize(self, *others: Tensor) -> Tensor:
-        """Compute this tensor (and `others`) now, in one schedule; returns self. Views of buffers stay views."""
-        todo = [t for t in (self, *others) if not _is_realized(t.uop)]
-        for device in dict.fromkeys(t.device for t in todo):
-            group = [t for t in todo if t.device == device]
-            results = realize_uops([t.uop for t in group], device)
-            becomes = {t.uop: r for t, r in zip(group, results)}
-            for u, r in becomes.items():
-                for ref in list(_holders.get(u, ())):
-                    if (t := ref()) is not None:
-                        t.uop = r
+        """Compute this tensor (and `others`) now, in one schedule, with every pending write they depend on; returns
+        self. Views of buffers stay views; every live tensor that shared the computed graphs now reads the result."""
+        realize_tensors((self, *others))
         return self
 
     def _buffer_view(self) -> tuple[Buffer, Any]:
@@ -174,6 +133,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
 
     def numpy(self) -> np.ndarray:
         """The values as a NumPy array (a copy; realises the tensor)."""
+        _check_read("numpy()")
         if self.size == 0:
             return np.zeros(self.shape, dtype=self.dtype.np_name)
         buf, view = self._buffer_view()
@@ -205,10 +165,12 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
 
     def tolist(self) -> Any:
         """The values as (nested) Python lists of Python scalars."""
+        _check_read("tolist()")
         return self.numpy().tolist()
 
     def item(self) -> Any:
         """The single value of a 1-element tensor as a Python scalar (ValueError otherwise)."""
+        _check_read("item()")
         if self.size != 1:
             raise ValueError(f"can only convert a tensor of size 1 to a Python scalar, not shape {self.shape}")
         return self.numpy().reshape(()).item()
@@ -217,24 +179,32 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         return self.numpy()
 
     def __repr__(self) -> str:
+        if realize_module.capturing:  # printing inside a function being captured must not bake a value in
+            return f"<Tensor shape={self.shape} dtype={self.dtype.name} device={self.device!r} (captured by @jit)>"
         body = np.array2string(self.numpy(), separator=", ", prefix="Tensor(")
         return f"Tensor({body}, dtype={self.dtype.name}, device={self.device!r})"
 
     def __str__(self) -> str:
+        if realize_module.capturing:
+            return repr(self)
         return str(self.numpy())
 
     def __bool__(self) -> bool:
+        _check_read("bool()")
         if self.size != 1:
             raise ValueError("The truth value of a tensor with more than one element is ambiguous. Use a.any() or a.all()")
         return bool(self.item())
 
     def __float__(self) -> float:
+        _check_read("float()")
         return float(self.item())
 
     def __int__(self) -> int:
+        _check_read("int()")
         return int(self.item())
 
     def __index__(self) -> int:
+        _check_read("an index")
         if not self.dtype.is_int and not self.dtype.is_bool:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
@@ -272,21 +242,38 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         return self.dtype.is_float
 
     def contiguous(self) -> Tensor:
-        """A tensor stored in C order when computed (an alias when it already is; see `clone` for a copy)."""
+        """A tensor stored in C order when computed. When this tensor already is a C-ordered view of storage, the
+        result is an alias (writes to either are seen by both, like `np.ascontiguousarray`); see `clone` for a copy."""
+        chain, base = strip_movement(self.uop)
+        if base.op in (Ops.BUFFER, Ops.ASSIGN) and _c_ordered(chain_view(chain, base.shape)):
+            return self._new(self.uop)
         return self._new(UOp(Ops.CONTIGUOUS, self.dtype, (self.uop,)))
 
     def clone(self) -> Tensor:
-        """A copy with its own storage."""
+        """A copy with its own storage, holding this tensor's value at the time of the call (later writes to this
+        tensor do not reach it, even before it is computed)."""
         return self._new(UOp(Ops.CONTIGUOUS, self.dtype, (self.uop,), "clone"))
 
     def detach(self) -> Tensor:
-        """The same values, outside the autograd graph."""
+        """The same values, outside the autograd graph; a view of the same array (writes are shared)."""
         return self._new(self.uop)
 
 
-def _is_realized(u: UOp) -> bool:
-    _, base = strip_movement(u)
-    return base.op is Ops.BUFFER or (base.op is Ops.CONST and u is base)
+def _check_read(what: str) -> None:
+    """Reading data while `@lazyarr.jit` captures a function raises JitError (the value would be frozen)."""
+    if realize_module.capturing:
+        realize_module.check_data_read(what)
+
+
+def _c_ordered(v: Any) -> bool:
+    """True for a View without padding whose strides are C order (at any offset)."""
+    if v is None or v.mask is not None:
+        return False
+    expected = View.create(v.shape).strides
+    return all(n == 1 or s == e for n, s, e in zip(v.shape, v.strides, expected))
+
+
+_is_realized = is_realized
 
 
 # ---- building UOps from Python/NumPy data ----

@@ -434,7 +434,8 @@ class _Lowerer:
         the operand has the output's dtype and shape, is worth keeping (a transcendental), and the output buffer is
         not also an input (an assign into a tensor this kernel reads)."""
         root = self.value_root()
-        if self.out_view.shape != self.full or any(n.op is Ops.PARAM and n.arg.slot == 0 for n in root.toposort()):
+        if self.out_view.op is Ops.GATHER or self.out_view.shape != self.full \
+                or any(n.op is Ops.PARAM and n.arg.slot == 0 for n in root.toposort()):
             return None
         final = _pass_nodes(root)
         for r in (n for n in root.toposort() if n.op is Ops.REDUCE):
@@ -515,6 +516,14 @@ class _Lowerer:
 
     def store(self, stmts: list[Stmt], scope: _Scope, v: str, out_view: UOp | None = None) -> None:
         n = self.out_view if out_view is None else out_view
+        if n.op is Ops.GATHER:  # a scatter: store at the positions the index gives (repeats store equal values)
+            data, index = n.src
+            as_int = self.emit(stmts, "cast", dtypes.int64, (self.value(index, scope),))
+            idx = self.loop_index(data.shape, scope.vars)
+            idx[n.arg.axis] = as_int
+            pos, _ = self.index_of(stmts, self.stacks[data], idx, self.tag(data))
+            stmts.append(Store(strip_movement(data)[1].arg.slot, pos, v))
+            return
         chain, base = strip_movement(n)
         idx = self.loop_index(n.shape, scope.vars)
         pos, valid = self.index_of(stmts, self.regrouped_stack(n), idx, self.tag(n))

@@ -1,7 +1,8 @@
 """Execution: normalized roots in, the schedule run on real buffers, the roots' results (over BUFFERs) out.
 
 Every kernel launch goes through `ExecItem.run`; while `capturing` is non-empty each launch is also handed to the
-capturers (the JIT), so this module never imports the JIT.
+capturers (the JIT), and the frontend asks them before it reads tensor data
+(`check_data_read`), so this module never imports the JIT.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any, Protocol
 
 from lazyarr.graph.ops import Ops
 from lazyarr.graph import schedule as schedule_module
-from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule, strip_movement, structure_key
+from lazyarr.graph.schedule import (NewBuffer, Schedule, ScheduleItem, chain_view, normalize, schedule, strip_movement,
+                                    structure_key)
 from lazyarr.graph.uop import UOp, toposort
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels import cuda_check, render_numba, runtime_cuda, runtime_numba
@@ -22,20 +24,35 @@ from lazyarr.kernels.stats import COUNTERS
 
 
 class Capturer(Protocol):
-    def add(self, item: ExecItem) -> None: ...
+    """What the JIT implements to watch execution while it captures a function."""
+
+    def add(self, item: ExecItem) -> None:
+        """A kernel launch (called before it runs; it still runs)."""
+
+    def on_data_read(self, what: str) -> None:
+        """Tensor data is about to be read on the host (`what`: e.g. "item()"); may raise to forbid it."""
 
 
 capturing: list[Capturer] = []
 
 
+def check_data_read(what: str) -> None:
+    """Tell the capturers that tensor data is being read (they raise `JitError` during a capture)."""
+    for c in capturing:
+        c.on_data_read(what)
+
+
 @dataclass
 class CompiledKernel:
-    """A lowered, rendered and compiled kernel with the runtime integer args of the shapes it was lowered for."""
+    """A lowered, rendered and compiled kernel with the runtime integer args of the shapes it was lowered for.
+    `full_write`: the kernel writes every element of its output buffer (slot 0)."""
 
     lowered: Lowered
     source: str
     fn: Any
     bytes_per_launch: int
+    full_write: bool
+    outputs: tuple[int, ...] = (0,)  # the kernel-local buffer slots it writes (a multi-output kernel has several)
 
 
 class _KernelCache(dict):  # type: ignore[type-arg]
@@ -47,6 +64,12 @@ class _KernelCache(dict):  # type: ignore[type-arg]
 
 
 _kernels: dict[tuple[ScheduleItem, tuple[int, ...], str], CompiledKernel] = _KernelCache()
+
+
+def _out_slot(out: UOp) -> int:
+    """The kernel-local slot an ASSIGN(output view, value) of a kernel writes (through a scatter's data view too)."""
+    view = out.src[0].src[0] if out.src[0].op is Ops.GATHER else out.src[0]
+    return int(strip_movement(view)[1].arg.slot)
 
 
 def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = "CPU") -> CompiledKernel:
@@ -67,11 +90,14 @@ def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = 
             cuda_check.record(lower(item), buffer_sizes)
     if flag("DEBUG") >= 2:
         print(source)
-    outs = {strip_movement(o.src[0])[1].arg.slot: o for o in item.outputs}
+    outs = {_out_slot(o): o for o in item.outputs}
     out_bytes = sum(prod(o.src[0].shape) * o.dtype.itemsize for o in outs.values())
     in_bytes = sum(min(n.arg.size, prod(item.full_shape)) * n.dtype.itemsize
                    for n in toposort(list(item.outputs)) if n.op is Ops.PARAM and n.arg.slot not in outs)
-    ck = CompiledKernel(low, source, fn, out_bytes + in_bytes)
+    chain, base = strip_movement(item.ast.src[0])
+    out_view = chain_view(chain, base.shape)
+    full = out_view is not None and out_view.contiguous and out_view.size == buffer_sizes[0]
+    ck = CompiledKernel(low, source, fn, out_bytes + in_bytes, full, tuple(outs))
     _kernels[key] = ck
     return ck
 
@@ -83,9 +109,18 @@ class ExecItem:
     kernel: CompiledKernel
     bufs: list[Buffer]
 
+    @property
+    def written(self) -> list[Buffer]:
+        """The buffers this launch writes (`bufs[0]`, and more for a multi-output kernel)."""
+        return [self.bufs[i] for i in self.kernel.outputs]
+
     def run(self) -> None:
         for c in capturing:
             c.add(self)
+        self.execute()
+
+    def execute(self) -> None:
+        """Launch the kernel on `bufs` (counted in the stats; not seen by capturers)."""
         k = self.kernel
         COUNTERS.kernels_launched += 1
         COUNTERS.bytes_moved += k.bytes_per_launch

@@ -19,7 +19,8 @@ from lazyarr.bench.workloads import Workload, all_workloads
 
 WORKLOADS = all_workloads()
 # peers' own deprecation and performance warnings are not ours to fail on
-pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"), pytest.mark.filterwarnings("ignore::UserWarning")]
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.filterwarnings("ignore::UserWarning")]
 _data: dict[str, dict[str, np.ndarray]] = {}
 
 
@@ -36,7 +37,7 @@ def test_workload(benchmark: Any, w: Workload, contender: str) -> None:
     d = _inputs(w)
     try:
         thunk = runner.make_thunk(w, contender, d)
-    except runner.Skip as e:
+    except runner.UnsupportedError as e:
         pytest.skip(str(e))
     out = thunk()  # compile outside the timed rounds
     if w.check:

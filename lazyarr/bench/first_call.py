@@ -31,7 +31,8 @@ print(json.dumps({"import_s": t1 - t0, "inputs_s": t2 - t1, "first_call_s": t3 -
 
 def _run(cache_dir: str) -> dict[str, Any]:
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = {**os.environ, "LAZYARR_CACHE_DIR": cache_dir, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    path = root + os.pathsep + os.environ.get("PYTHONPATH", "")
+    env = {**os.environ, "LAZYARR_CACHE_DIR": cache_dir, "PYTHONPATH": path}
     out = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
         return {"error": out.stderr[-500:]}

@@ -56,7 +56,8 @@ def table(workloads: list[Workload], results: list[Result], lim: Limits, contend
 def notes(workloads: list[Workload], results: list[Result], lim: Limits) -> str:
     out = []
     if lim.bandwidth:
-        out.append(f"- bandwidth limit: {lim.bandwidth / 1e9:.1f} GB/s (best of the STREAM probes: {lim.bandwidth_from})")
+        out.append(f"- bandwidth limit: {lim.bandwidth / 1e9:.1f} GB/s (best of the STREAM probes: "
+                   f"{lim.bandwidth_from})")
     if lim.flop_rate:
         out.append(f"- compute limit: {lim.flop_rate / 1e9:.1f} GFLOP/s (best matmul: {lim.flop_rate_from})")
     for w in workloads:
@@ -112,7 +113,8 @@ def environment() -> dict[str, Any]:
 
     env: dict[str, Any] = {"python": platform.python_version(), "numpy": np.__version__,
                            "lazyarr": lazyarr.__version__, "cpus": os.cpu_count(),
-                           "lazyarr threads": runtime_numba.num_threads(), "machine": platform.processor() or platform.machine()}
+                           "lazyarr threads": runtime_numba.num_threads(),
+                           "machine": platform.processor() or platform.machine()}
     for name in ("numba", "numexpr", "torch", "jax"):
         try:
             env[name] = __import__(name).__version__

@@ -19,7 +19,7 @@ CONTENDERS = ["lazyarr", "lazyarr FUSE=0", "lazyarr jit", "numpy", "numexpr", "t
 LAZY = ("lazyarr", "lazyarr FUSE=0", "lazyarr jit")
 
 
-class Skip(Exception):
+class UnsupportedError(Exception):
     """A contender cannot run a workload (library missing, op unsupported); the message says why."""
 
 
@@ -43,7 +43,7 @@ def _module(name: str) -> Any:
     try:
         return __import__(name)
     except ImportError as e:
-        raise Skip(f"{name} not installed") from e
+        raise UnsupportedError(f"{name} not installed") from e
 
 
 def make_thunk(w: Workload, contender: str, d: dict[str, np.ndarray]) -> Callable[[], Any]:
@@ -52,24 +52,24 @@ def make_thunk(w: Workload, contender: str, d: dict[str, np.ndarray]) -> Callabl
         try:
             return w.custom[contender](d, contender == "torch.compile")
         except (ImportError, NotImplementedError, AttributeError) as e:
-            raise Skip(str(e)) from e
+            raise UnsupportedError(str(e)) from e
     if contender == "numpy":
         return w.numpy(d)
     if contender == "numexpr":
         if w.numexpr is None:
-            raise Skip("not expressible in numexpr")
+            raise UnsupportedError("not expressible in numexpr")
         return w.numexpr(d, _module("numexpr"))
     if contender in LAZY:
         import lazyarr
         from lazyarr import Tensor
 
         if w.lazy is None:
-            raise Skip("not available in lazyarr yet")
+            raise UnsupportedError("not available in lazyarr yet")
         ts = [Tensor(a).realize() for a in d.values()]
         fn = w.lazy
         if contender == "lazyarr jit":
             if not hasattr(lazyarr, "jit"):
-                raise Skip("lazyarr.jit not on this branch")
+                raise UnsupportedError("lazyarr.jit not on this branch")
             fn = lazyarr.jit(fn)
         if contender == "lazyarr FUSE=0":
             def unfused() -> Any:
@@ -80,18 +80,18 @@ def make_thunk(w: Workload, contender: str, d: dict[str, np.ndarray]) -> Callabl
     if contender in ("torch", "torch.compile"):
         torch = _module("torch")
         if w.torch is None:
-            raise Skip("not written for torch")
+            raise UnsupportedError("not written for torch")
         args = [torch.from_numpy(a) for a in d.values()]
         tfn = torch.compile(w.torch) if contender == "torch.compile" else w.torch
         return lambda: tfn(*args)
     if contender == "jax":
         jax = _module("jax")
         if w.jax is None:
-            raise Skip("not written for jax")
+            raise UnsupportedError("not written for jax")
         jargs = [jax.numpy.asarray(a) for a in d.values()]
         jfn = jax.jit(w.jax)
         return lambda: jax.block_until_ready(jfn(*jargs))
-    raise Skip(f"unknown contender {contender}")
+    raise UnsupportedError(f"unknown contender {contender}")
 
 
 def to_numpy(out: Any) -> Any:
@@ -139,7 +139,7 @@ def run_one(w: Workload, contender: str, d: dict[str, np.ndarray], ref: Any, rep
     try:
         thunk = make_thunk(w, contender, d)
         first, samples, out = measure(thunk, repeat, warmup, sample_min_s)
-    except Skip as e:
+    except UnsupportedError as e:
         res.skipped = str(e)
         return res
     except Exception as e:  # a contender failing must not stop the run: record why

@@ -124,8 +124,8 @@ BS_R, BS_V = 0.02, 0.30
 
 def black_scholes_workload(n: int) -> Workload:
     def data(rng: np.random.Generator) -> dict[str, np.ndarray]:
-        return {"S": rng.uniform(5, 30, n).astype(F32), "K": rng.uniform(1, 100, n).astype(F32),
-                "T": rng.uniform(0.25, 10, n).astype(F32)}
+        return {"spot": rng.uniform(5, 30, n).astype(F32), "strike": rng.uniform(1, 100, n).astype(F32),
+                "years": rng.uniform(0.25, 10, n).astype(F32)}
 
     r, v = F32(BS_R), F32(BS_V)
     sqrt_half = F32(math.sqrt(0.5))
@@ -138,25 +138,25 @@ def black_scholes_workload(n: int) -> Workload:
             from scipy.special import erf as verf  # type: ignore[no-redef]
         except ImportError:
             pass
-        S, K, T = d["S"], d["K"], d["T"]
+        s, k, t = d["spot"], d["strike"], d["years"]
 
         def run() -> Any:
-            sq = v * np.sqrt(T)
-            d1 = (np.log(S / K) + (r + F32(0.5) * v * v) * T) / sq
+            sq = v * np.sqrt(t)
+            d1 = (np.log(s / k) + (r + F32(0.5) * v * v) * t) / sq
             d2 = d1 - sq
-            disc = K * np.exp(-r * T)
+            disc = k * np.exp(-r * t)
             c1, c2 = F32(0.5) + F32(0.5) * verf(d1 * sqrt_half), F32(0.5) + F32(0.5) * verf(d2 * sqrt_half)
-            return S * c1 - disc * c2, disc * (F32(1) - c2) - S * (F32(1) - c1)
+            return s * c1 - disc * c2, disc * (F32(1) - c2) - s * (F32(1) - c1)
 
         return run
 
-    def lazy_bs(S: Any, K: Any, T: Any) -> Any:
-        sq = (T.sqrt() * BS_V)
-        d1 = ((S / K).log() + (BS_R + 0.5 * BS_V * BS_V) * T) / sq
+    def lazy_bs(s: Any, k: Any, t: Any) -> Any:
+        sq = t.sqrt() * BS_V
+        d1 = ((s / k).log() + (BS_R + 0.5 * BS_V * BS_V) * t) / sq
         d2 = d1 - sq
-        disc = K * (T * -BS_R).exp()
+        disc = k * (t * -BS_R).exp()
         c1, c2 = 0.5 + 0.5 * (d1 * float(sqrt_half)).erf(), 0.5 + 0.5 * (d2 * float(sqrt_half)).erf()
-        return _realize(S * c1 - disc * c2, disc * (1 - c2) - S * (1 - c1))
+        return _realize(s * c1 - disc * c2, disc * (1 - c2) - s * (1 - c1))
 
     def ne_bs(d: dict[str, np.ndarray], ne: Any) -> Callable[[], Any]:
         # numexpr has no erf: the cumulative normal by the Abramowitz-Stegun polynomial (|error| < 7.5e-8)
@@ -168,38 +168,38 @@ def black_scholes_workload(n: int) -> Workload:
 
         def run() -> Any:
             loc = dict(consts, **d)
-            loc["sq"] = ne.evaluate("v * sqrt(T)", local_dict=loc)
-            loc["d1"] = ne.evaluate("(log(S / K) + (r + half * v * v) * T) / sq", local_dict=loc)
+            loc["sq"] = ne.evaluate("v * sqrt(years)", local_dict=loc)
+            loc["d1"] = ne.evaluate("(log(spot / strike) + (r + half * v * v) * years) / sq", local_dict=loc)
             loc["d2"] = ne.evaluate("d1 - sq", local_dict=loc)
             for name in ("d1", "d2"):
                 loc["k"] = ne.evaluate(f"one / (one + p * abs({name}))", local_dict=loc)
                 loc["c" + name[1]] = ne.evaluate(cnd.format(x=name), local_dict=loc)
-            call = ne.evaluate("S * c1 - K * exp(-r * T) * c2", local_dict=loc)
-            put = ne.evaluate("K * exp(-r * T) * (one - c2) - S * (one - c1)", local_dict=loc)
+            call = ne.evaluate("spot * c1 - strike * exp(-r * years) * c2", local_dict=loc)
+            put = ne.evaluate("strike * exp(-r * years) * (one - c2) - spot * (one - c1)", local_dict=loc)
             return call, put
 
         return run
 
-    def torch_bs(S: Any, K: Any, T: Any) -> Any:
+    def torch_bs(s: Any, k: Any, t: Any) -> Any:
         import torch
 
-        sq = BS_V * T.sqrt()
-        d1 = ((S / K).log() + (BS_R + 0.5 * BS_V * BS_V) * T) / sq
+        sq = BS_V * t.sqrt()
+        d1 = ((s / k).log() + (BS_R + 0.5 * BS_V * BS_V) * t) / sq
         d2 = d1 - sq
-        disc = K * torch.exp(-BS_R * T)
+        disc = k * torch.exp(-BS_R * t)
         c1, c2 = 0.5 + 0.5 * torch.erf(d1 * float(sqrt_half)), 0.5 + 0.5 * torch.erf(d2 * float(sqrt_half))
-        return S * c1 - disc * c2, disc * (1 - c2) - S * (1 - c1)
+        return s * c1 - disc * c2, disc * (1 - c2) - s * (1 - c1)
 
-    def jax_bs(S: Any, K: Any, T: Any) -> Any:
+    def jax_bs(s: Any, k: Any, t: Any) -> Any:
         import jax.numpy as jnp
         from jax.scipy.special import erf
 
-        sq = BS_V * jnp.sqrt(T)
-        d1 = (jnp.log(S / K) + (BS_R + 0.5 * BS_V * BS_V) * T) / sq
+        sq = BS_V * jnp.sqrt(t)
+        d1 = (jnp.log(s / k) + (BS_R + 0.5 * BS_V * BS_V) * t) / sq
         d2 = d1 - sq
-        disc = K * jnp.exp(-BS_R * T)
+        disc = k * jnp.exp(-BS_R * t)
         c1, c2 = 0.5 + 0.5 * erf(d1 * float(sqrt_half)), 0.5 + 0.5 * erf(d2 * float(sqrt_half))
-        return S * c1 - disc * c2, disc * (1 - c2) - S * (1 - c1)
+        return s * c1 - disc * c2, disc * (1 - c2) - s * (1 - c1)
 
     return Workload(f"Black-Scholes 2**{int(math.log2(n))}", data, numpy=np_bs, lazy=lazy_bs, numexpr=ne_bs,
                     torch=torch_bs, jax=jax_bs, ideal_bytes=5 * 4 * n,

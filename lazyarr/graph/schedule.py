@@ -284,7 +284,8 @@ split_reductions = PatternMatcher([
 class _Scheduler:
     def __init__(self, roots: tuple[UOp, ...]) -> None:
         memo: dict[UOp, UOp] = {}
-        roots = tuple(graph_rewrite(graph_rewrite(r, symbolic, "symbolic", {}), split_reductions, "split") for r in roots)
+        roots = tuple(graph_rewrite(graph_rewrite(r, symbolic, "symbolic", {}), split_reductions, "split")
+                      for r in roots)
         self.roots = [graph_rewrite(r, pushdown, "pushdown", memo) for r in roots]
         self.roots = [graph_rewrite(r, symbolic, "symbolic") for r in self.roots]
         if flag("VERIFY"):
@@ -532,12 +533,15 @@ class _Scheduler:
         stack, seen = [value], set()
         while stack:
             n = stack.pop()
-            if n in seen or n.shape != value.shape or n in self.buffer_of or (n is not value and self.must_materialize(n)):
+            if n in seen or n.shape != value.shape or n in self.buffer_of:
+                continue
+            if n is not value and self.must_materialize(n):
                 continue
             seen.add(n)
+            base = strip_movement(n)[1]
             if n.op in GroupOp.Elementwise:
                 stack.extend(n.src)
-            elif strip_movement(n)[1].op not in (GroupOp.Leaf | {Ops.REDUCE}) and strip_movement(n)[1] not in self.buffer_of:
+            elif base.op not in (GroupOp.Leaf | {Ops.REDUCE}) and base not in self.buffer_of:
                 return False
         return True
 

@@ -7,10 +7,10 @@ load and rounded back (round-half-to-even, like NumPy) on every op and store. Th
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils  # noqa: F401  (keeps numba's extension machinery loaded before intrinsics)
 from numba.extending import intrinsic
-from llvmlite import ir
 
 _BITS_FOR = {types.float32: types.uint32, types.float64: types.uint64, types.int32: types.float32,
              types.int64: types.float64, types.uint32: types.float32, types.uint64: types.float64}

@@ -11,10 +11,18 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from lazyarr.graph.ops import Ops
 from lazyarr.graph import schedule as schedule_module
-from lazyarr.graph.schedule import (NewBuffer, Schedule, ScheduleItem, chain_view, normalize, schedule, strip_movement,
-                                    structure_key)
+from lazyarr.graph.ops import Ops
+from lazyarr.graph.schedule import (
+    NewBuffer,
+    Schedule,
+    ScheduleItem,
+    chain_view,
+    normalize,
+    schedule,
+    strip_movement,
+    structure_key,
+)
 from lazyarr.graph.uop import UOp, toposort
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels import cuda_check, render_numba, runtime_cuda, runtime_numba

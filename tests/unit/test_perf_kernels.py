@@ -42,7 +42,8 @@ def test_transcendental_chain_same_bits_fused_and_unfused(dtype: type) -> None:
     erf = np.vectorize(__import__("math").erf)
     ref = a64 * b64 + np.sin(a64 * 0.5) * np.exp(-np.abs(b64)) + np.log(np.abs(b64) + 1) * np.tanh(a64) \
         - erf(a64 * 0.3) + np.cos(a64)
-    np.testing.assert_allclose(fused, ref, rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-5 if dtype == np.float32 else 1e-12)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(fused, ref, rtol=tol, atol=tol)
 
 
 def test_pow_and_float16_transcendentals() -> None:
@@ -181,7 +182,8 @@ def test_matmul_shapes_match_numpy_fused_and_unfused(sa: tuple[int, ...], sb: tu
 def test_matmul_views_dtypes_and_fused_epilogue() -> None:
     a, b = rng.standard_normal((40, 24)), rng.standard_normal((24, 30))
     bias = rng.standard_normal(30)
-    x, w, bb = Tensor(a.astype(np.float32)).realize(), Tensor(b.astype(np.float32)).realize(), Tensor(bias.astype(np.float32)).realize()
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    x, w, bb = Tensor(a32).realize(), Tensor(b32).realize(), Tensor(bias.astype(np.float32)).realize()
     ref = np.maximum(a.astype(np.float32) @ b.astype(np.float32) + bias.astype(np.float32), 0)
     with kernel_count(1):
         out = (x @ w + bb).relu().realize()
@@ -190,9 +192,10 @@ def test_matmul_views_dtypes_and_fused_epilogue() -> None:
     assert "np.dot(" in src
     with kernel_count(1):  # elementwise work on an operand is computed inside the kernel, before the BLAS call
         out = ((x * 2).relu() @ w).realize()
-    np.testing.assert_allclose(out.numpy(), np.maximum(a.astype(np.float32) * 2, 0) @ b.astype(np.float32), rtol=1e-5, atol=1e-5)
-    for fa, fb in ((lambda t: t.T.T, lambda t: t), (lambda t: t[::2], lambda t: t[:, 3:]), (lambda t: t, lambda t: t[::-1])):
-        assert_matches(fa(x) @ fb(w), fa(a.astype(np.float32)) @ fb(b.astype(np.float32)), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(out.numpy(), np.maximum(a32 * 2, 0) @ b32, rtol=1e-5, atol=1e-5)
+    views = ((lambda t: t.T.T, lambda t: t), (lambda t: t[::2], lambda t: t[:, 3:]), (lambda t: t, lambda t: t[::-1]))
+    for fa, fb in views:
+        assert_matches(fa(x) @ fb(w), fa(a32) @ fb(b32), rtol=1e-5, atol=1e-5)
     assert_matches(Tensor(a.T.copy()).T @ Tensor(b), a @ b, rtol=1e-12, atol=1e-12)  # float64, transposed operand
     ai, bi = (a * 10).astype(np.int32), (b * 10).astype(np.int32)
     assert_matches(Tensor(ai) @ Tensor(bi), ai @ bi)  # integers: the loop kernel

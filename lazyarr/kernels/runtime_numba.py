@@ -11,6 +11,7 @@ import functools
 import glob
 import hashlib
 import importlib.util
+import itertools
 import os
 import sys
 import tempfile
@@ -135,6 +136,42 @@ def num_threads() -> int:
     return max(1, int(parallel.NUM_THREADS))
 
 
+# a split kernel runs in this many chunks per thread, taken in turn by whichever thread is free
+CHUNKS_PER_THREAD = 4
+
+
+class _Job:
+    """The chunks of one split launch. Every participant takes the next chunk until none is left, so a helper thread
+    that starts late (a busy machine) finds the work done instead of delaying the caller; the caller waits only for
+    chunks another thread has taken."""
+
+    def __init__(self, fn: Callable[..., None], arrays: list[Any], ints: list[int], bounds: list[int]) -> None:
+        self.fn, self.arrays, self.ints, self.bounds = fn, arrays, ints, bounds
+        self.n = len(bounds) - 1
+        self.next = itertools.count()  # next() on a count is atomic under the GIL
+        self.finished = 0
+        self.error: BaseException | None = None
+        self.cv = threading.Condition()
+
+    def work(self) -> None:
+        while (i := next(self.next)) < self.n:
+            try:
+                self.fn(*self.arrays, self.bounds[i], self.bounds[i + 1], *self.ints)
+            except BaseException as e:  # re-raised by the caller
+                self.error = e
+            with self.cv:
+                self.finished += 1
+                if self.finished == self.n:
+                    self.cv.notify_all()
+
+    def wait(self) -> None:
+        with self.cv:
+            while self.finished < self.n:
+                self.cv.wait()
+        if self.error is not None:
+            raise self.error
+
+
 def launch(fn: Callable[..., None], arrays: list[Any], ints: list[int], parallel: bool, outer: int, work: int) -> None:
     """Run a kernel; a parallel kernel with enough `work` is split over threads along its first loop (`outer`)."""
     if not parallel:
@@ -144,12 +181,13 @@ def launch(fn: Callable[..., None], arrays: list[Any], ints: list[int], parallel
         fn(*arrays, 0, outer, *ints)
         return
     global _pool
-    if _pool is None or _pool._max_workers < threads:  # noqa: SLF001
+    if _pool is None or _pool._max_workers < threads - 1:  # noqa: SLF001
         if _pool is not None:
             _pool.shutdown(wait=False)
-        _pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="lazyarr")
-    bounds = [outer * t // threads for t in range(threads + 1)]
-    futures = [_pool.submit(fn, *arrays, bounds[t], bounds[t + 1], *ints) for t in range(1, threads)]
-    fn(*arrays, bounds[0], bounds[1], *ints)
-    for f in futures:
-        f.result()
+        _pool = ThreadPoolExecutor(max_workers=threads - 1, thread_name_prefix="lazyarr")
+    chunks = min(outer, threads * CHUNKS_PER_THREAD)
+    job = _Job(fn, arrays, ints, [outer * c // chunks for c in range(chunks + 1)])
+    for _ in range(threads - 1):
+        _pool.submit(job.work)
+    job.work()
+    job.wait()

@@ -35,3 +35,24 @@ def test_cached_plan_runs_on_the_buffers_of_the_new_call() -> None:
     c = Tensor(rng.standard_normal(5).astype(np.float32)).realize()
     np.testing.assert_array_equal((c - ta * 2).numpy(), c.numpy() - a * 2)
     assert lazyarr.stats().schedules_created == created + 1
+
+
+def test_split_launches_cover_every_chunk_exactly_once() -> None:
+    from lazyarr.kernels import runtime_numba
+
+    x = np.arange(1001, dtype=np.float32)
+    seen: list[tuple[int, int]] = []
+
+    def fake_kernel(out: np.ndarray, src: np.ndarray, start: int, end: int, n: int) -> None:
+        seen.append((start, end))
+        out[start:end] = src[start:end] * 2
+
+    out = np.zeros_like(x)
+    with lazyarr.Context(NUM_THREADS=3, PARALLEL_MIN=1):
+        runtime_numba.launch(fake_kernel, [out, x], [1001], True, 1001, 1001)
+    np.testing.assert_array_equal(out, x * 2)
+    assert sorted(seen)[0][0] == 0 and sorted(seen)[-1][1] == 1001 and len(seen) == 3 * runtime_numba.CHUNKS_PER_THREAD
+    with lazyarr.Context(NUM_THREADS=3, PARALLEL_MIN=1):
+        t = Tensor(np.arange(50000, dtype=np.float32)).realize()
+        ref = np.sin(np.arange(50000, dtype=np.float32) * 3 + 1)
+        np.testing.assert_allclose((t * 3 + 1).sin().numpy(), ref, rtol=0, atol=2e-7)

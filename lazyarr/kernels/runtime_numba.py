@@ -110,8 +110,14 @@ def _import(name: str, source: str, path: str) -> tuple[Callable[..., None], boo
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.pop(name, None)
-    spec.loader.exec_module(module)
+    # registered before it runs: Numba looks a kernel's module up in sys.modules to pickle its environment into the
+    # disk cache (and to load it again); a module missing there is cached as '<dynamic>' and fails to load
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
     fn = module.kernel
     hits = sum(fn.stats.cache_hits.values())
     return fn, hits > 0

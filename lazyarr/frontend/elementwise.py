@@ -74,10 +74,13 @@ class ElementwiseMixin:
     def _unary(self: Tensor, op: Ops) -> Tensor:
         return self._new(self.uop.alu(op))
 
+    def _as_float(self: Tensor) -> Tensor:
+        """Self, or its values in the default float dtype (float32) for integer and bool tensors."""
+        return self if self.dtype.is_float else self.cast(dtypes.default_float)
+
     def _float_unary(self: Tensor, op: Ops) -> Tensor:
         """A float op; integer and bool inputs compute in the default float dtype."""
-        x = self if self.dtype.is_float else self.cast(dtypes.default_float)
-        return x._unary(op)
+        return self._as_float()._unary(op)
 
     def _require(self: Tensor, ok: bool, name: str) -> None:
         if not ok:
@@ -310,9 +313,8 @@ class ElementwiseMixin:
         return self._unary(Ops.ABS)
 
     def sign(self: Tensor) -> Tensor:
-        """-1, 0 or 1 (NaN for NaN), in the input dtype."""
-        if self.dtype.is_bool:
-            return self
+        """-1, 0 or 1 (NaN for NaN), in the input dtype (np.sign; TypeError for bool, like NumPy)."""
+        self._require(not self.dtype.is_bool, "sign")
         zero = self._new(UOp.const(0, self.dtype, self.shape))
         pos, neg = (self > 0).cast(self.dtype), (self < 0).cast(self.dtype)
         out = pos - neg if not self.dtype.is_unsigned else pos
@@ -349,7 +351,9 @@ class ElementwiseMixin:
         return self._float_unary(Ops.RECIPROCAL)
 
     def square(self: Tensor) -> Tensor:
-        return self * self
+        """x * x in the input dtype (bool gives int8, like np.square)."""
+        x = self.cast(dtypes.int8) if self.dtype.is_bool else self
+        return x * x
 
     def sin(self: Tensor) -> Tensor:
         return self._float_unary(Ops.SIN)
@@ -379,13 +383,22 @@ class ElementwiseMixin:
         return self._rounding(Ops.TRUNC)
 
     def round(self: Tensor, decimals: int = 0) -> Tensor:
-        """Round half to even (np.round), to `decimals` places."""
-        if not self.dtype.is_float:
+        """Round half to even to `decimals` places (np.round: x * 10**d, rint, / 10**d; negative `decimals` divide
+        first). Integers keep their dtype and are only changed by negative `decimals`."""
+        decimals = int(decimals)
+        if self.dtype.is_bool or (not self.dtype.is_float and decimals >= 0):
             return self
+        if not self.dtype.is_float:
+            scale = 10**-decimals
+            q, r = self // scale, self % scale  # floor quotient and non-negative remainder
+            rest = scale - r  # compared with r instead of doubling r, which could overflow
+            up = (r > rest) | ((r == rest) & (q % 2 == 1))
+            return (q + up.cast(self.dtype)) * scale
         if decimals == 0:
             return self._unary(Ops.RINT)
-        scale = 10.0**decimals
-        return (self * scale)._unary(Ops.RINT) / scale
+        if decimals > 0:
+            return (self * 10.0**decimals)._unary(Ops.RINT) / 10.0**decimals
+        return (self / 10.0**-decimals)._unary(Ops.RINT) * 10.0**-decimals
 
     def isnan(self: Tensor) -> Tensor:
         return self != self if self.dtype.is_float else self._new(UOp.const(False, dtypes.bool_, self.shape))
@@ -435,24 +448,34 @@ class ElementwiseMixin:
     clamp = clip
 
     # ---- activations (composites) ----
+    # float activations of integer or bool tensors compute in the default float dtype, like the float math above
     def relu(self: Tensor) -> Tensor:
-        return (self > 0).where(self, 0)
+        """max(x, 0) in the input dtype (bool is returned as is)."""
+        return self if self.dtype.is_bool else self.maximum(0)  # NaN stays NaN, like np.maximum(x, 0)
 
     def sigmoid(self: Tensor) -> Tensor:
-        return 1 / (1 + (-self).exp())
+        """1 / (1 + exp(-x))."""
+        x = self._as_float()
+        return 1 / (1 + (-x).exp())
 
     def silu(self: Tensor) -> Tensor:
-        return self * self.sigmoid()
+        """x * sigmoid(x)."""
+        x = self._as_float()
+        return x * x.sigmoid()
 
     def gelu(self: Tensor) -> Tensor:
         """GELU with the exact erf form (PyTorch's default `approximate='none'`)."""
-        return 0.5 * self * (1 + (self * (1 / math.sqrt(2))).erf())
+        x = self._as_float()
+        return 0.5 * x * (1 + (x * (1 / math.sqrt(2))).erf())
 
     def leaky_relu(self: Tensor, neg_slope: float = 0.01) -> Tensor:
-        return (self > 0).where(self, self * neg_slope)
+        x = self._as_float()
+        return (x > 0).where(x, x * neg_slope)
 
     def softplus(self: Tensor, beta: float = 1.0) -> Tensor:
-        return (self * beta).exp().log1p() * (1 / beta)
+        """log(1 + exp(beta * x)) / beta."""
+        x = self._as_float()
+        return (x * beta).exp().log1p() * (1 / beta)
 
     def lerp(self: Tensor, end: Any, weight: Any) -> Tensor:
         return self + (end - self) * weight

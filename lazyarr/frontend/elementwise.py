@@ -121,7 +121,12 @@ class ElementwiseMixin:
         return a._new(a.uop.alu(Ops.MOD, b.uop))
 
     def pow(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
+        """x ** y (np.power). Integer powers are exact and wrap; a negative Python int exponent of an integer tensor
+        raises ValueError like NumPy (a negative exponent inside an integer tensor gives 0, or +-1 for a base of +-1)."""
         a, b = self._operands(other, reverse)
+        exponent = self if reverse else other
+        if not a.dtype.is_float and _is_scalar(exponent) and not isinstance(exponent, bool) and exponent < 0:
+            raise ValueError("Integers to negative integer powers are not allowed.")
         if a.dtype.is_bool:
             a, b = a.cast(dtypes.int8), b.cast(dtypes.int8)
         return a._new(a.uop.alu(Ops.POW, b.uop))
@@ -264,7 +269,10 @@ class ElementwiseMixin:
         return self._bitwise(Ops.XOR, o, True)
 
     def _shift(self: Tensor, op: Ops, other: Any, reverse: bool = False) -> Tensor:
+        """Shifts with NumPy's results for counts outside [0, bits): 0, or -1 for a negative value shifted right."""
         a, b = self._operands(other, reverse)
+        if a.dtype.is_bool:  # NumPy shifts bools as int8
+            a, b = a.cast(dtypes.int8), b.cast(dtypes.int8)
         if not a.dtype.is_int:
             raise TypeError(f"ufunc '{'left' if op is Ops.SHL else 'right'}_shift' not supported for {a.dtype.name}")
         return a._new(a.uop.alu(op, b.uop))

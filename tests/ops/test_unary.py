@@ -36,8 +36,12 @@ PRED_OPS = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite}
 ALL_OPS = {**FLOAT_OPS, **KEEP_OPS, **PRED_OPS}
 # values whose float32 results are far from the overflow edges, so float32-vs-float64 references agree
 SMALL = {"low": -4, "high": 4}
-# ops checked on every non-contiguous layout (the layouts exercise indexing, which is the same for every op)
-LAYOUT_OPS = ("neg", "exp", "abs", "isnan")
+# ops checked on every shape and non-contiguous layout for every dtype (indexing is the same code for every op, so
+# the other ops run on 1-d loops only, and on 0-d tensors for float32: each distinct kernel costs a compile)
+LAYOUT_OPS = {"float32": ("neg", "exp"), "bool": ("abs",)}
+# float ops on int64 and bool compute as cast-to-float32 then the float32 op (both tested elsewhere): their values are
+# checked for these ops, their dtypes for all
+CAST_FLOAT_OPS = ("exp", "sqrt", "sigmoid")
 
 
 def _reference(name: str, a: np.ndarray) -> tuple[np.ndarray, str]:
@@ -59,10 +63,10 @@ def _reference(name: str, a: np.ndarray) -> tuple[np.ndarray, str]:
 
 def _inputs(dtype: str, name: str):
     kw = SMALL if name in FLOAT_OPS else {}
-    if name in LAYOUT_OPS:
+    if name in LAYOUT_OPS.get(dtype, ("neg",)):
         yield from layout_inputs(dtype, **kw)
         return
-    for shape in SHAPES if dtype == "float32" else [s for s in SHAPES if len(s) != 1 or s == (0,)] + [(7,)]:
+    for shape in [s for s in SHAPES if np.prod(s) != 1]:  # one kernel: contiguous dims merge into one loop
         a = sample(dtype, shape, **kw)
         yield f"shape{shape}", a, Tensor(a)
 
@@ -75,6 +79,9 @@ def test_unary(name: str, dtype: str) -> None:
             getattr(Tensor(np.array([True, False])), name)()
         return
     tol = {"float16": 2e-3, "float32": 2e-6, "float64": 1e-13}
+    if dtype in ("int64", "bool") and name in FLOAT_OPS and name not in CAST_FLOAT_OPS:
+        assert getattr(Tensor(sample(dtype, (3,))), name)().dtype.name == "float32"
+        return
     for where, a, t in _inputs(dtype, name):
         ref, out_dt = _reference(name, a)
         out = getattr(t, name)()
@@ -95,16 +102,16 @@ def test_signed_zero_and_nan_propagation() -> None:
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
 def test_round_half_to_even_and_decimals(dtype: str) -> None:
     a = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 1.25, 0.125, 1234.5, -1250.0, 1350.0, 2.675], dtype=dtype)
-    for d in (0, 1, 2, -1, -2):
+    for d in (0, 2, -2) if dtype != "float32" else (0, 1, 2, -1, -2):
         assert_close(Tensor(a).round(d), np.round(a, d), msg=f"round({d})")
 
 
-@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8"])
+@pytest.mark.parametrize("dtype", ["int8", "int64", "uint8"])
 def test_round_integers(dtype: str) -> None:
     a = np.array([0, 5, 15, 25, 49, 50, 75, 125, 99], dtype=dtype)
     if dtype != "uint8":
         a = np.concatenate([a, -a])
-    for d in (0, 1, -1, -2):
+    for d in (0, 1, -1) if dtype == "uint8" else (0, 1, -1, -2):
         assert_close(Tensor(a).round(d), np.round(a, d), msg=f"round({d})")
 
 
@@ -114,10 +121,7 @@ def test_integer_wraparound(dtype: str) -> None:
     a = np.array([info.min, info.min + 1, -1 if info.min else 0, 0, 1, info.max - 1, info.max], dtype=dtype)
     t = Tensor(a)
     with np.errstate(all="ignore"):
-        for name, fn in (("neg", np.negative), ("abs", np.abs), ("square", np.square), ("sign", np.sign)):
-            assert_close(getattr(t, name)(), fn(a), msg=name)
-        assert_close(t + t, a + a, msg="add")
-        assert_close(t * 3, a * np.array(3, dtype), msg="mul")
+        assert_close(t.abs() + t.square() * 3 - t.sign() + (-t), np.abs(a) + np.square(a) * np.array(3, dtype) - np.sign(a) + (-a))
 
 
 def test_layouts_cover_the_listed_views() -> None:

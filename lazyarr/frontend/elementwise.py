@@ -428,7 +428,7 @@ class ElementwiseMixin:
         xt = x if isinstance(x, cls) else None
         yt = y if isinstance(y, cls) else None
         if xt is None and yt is None:
-            dt = dtypes.result_type(*[dtypes.scalar_dtype(v) if _is_scalar(v) else cls(v).dtype for v in (x, y)])
+            dt = _pair_dtype(x, y, cls)
             xt, yt = cls(x, dtype=dt, device=self.device), cls(y, dtype=dt, device=self.device)
         elif xt is None:
             assert yt is not None
@@ -443,9 +443,8 @@ class ElementwiseMixin:
         return self._new(UOp(Ops.WHERE, a.dtype, (c.uop, a.uop, b.uop)))
 
     def clip(self: Tensor, min_: Any = None, max_: Any = None) -> Tensor:
-        """Values limited to [min_, max_] (np.clip; either bound may be None)."""
-        if min_ is None and max_ is None:
-            raise ValueError("One of max or min must be given")
+        """Values limited to [min_, max_]: minimum(maximum(x, min_), max_) like np.clip, so NaN propagates and
+        min_ > max_ gives max_. Either bound may be None (both None: the values unchanged, as NumPy 2 does)."""
         out = self
         if min_ is not None:
             out = out.maximum(min_)
@@ -487,6 +486,20 @@ class ElementwiseMixin:
 
     def lerp(self: Tensor, end: Any, weight: Any) -> Tensor:
         return self + (end - self) * weight
+
+
+def _pair_dtype(x: Any, y: Any, cls: type) -> DType:
+    """Common dtype of two non-Tensor operands: arrays and NumPy scalars are strong, Python scalars weak (two Python
+    scalars give the default dtype of the higher kind: bool, int64 or float32)."""
+    strong = [v for v in (x, y) if not _is_scalar(v) or isinstance(v, np.generic)]
+    weak = [v for v in (x, y) if _is_scalar(v) and not isinstance(v, np.generic)]
+    if not strong:
+        kinds = {dtypes.scalar_kind(v) for v in weak}
+        return dtypes.default_float if "f" in kinds else dtypes.default_int if "i" in kinds else dtypes.bool_
+    dt = dtypes.result_type(*[dtypes.to_dtype(v.dtype) if isinstance(v, np.generic) else cls(v).dtype for v in strong])
+    for v in weak:
+        dt = dtypes.weak_result(dt, v)
+    return dt
 
 
 def dtype_of(x: Any) -> DType:

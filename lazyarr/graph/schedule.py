@@ -251,7 +251,7 @@ class _Scheduler:
                 else:
                     deps.add(base)
                 continue
-            if base.op is Ops.GATHER and base is not value:
+            if base.op is Ops.GATHER:  # its data is read at computed positions: it must be stored
                 data = strip_movement(base.src[0])[1]
                 if data.op is not Ops.PARAM:
                     deps.add(data)

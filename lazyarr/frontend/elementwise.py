@@ -61,7 +61,8 @@ class ElementwiseMixin:
             o = from_cls(other, device=self.device)
             dt = dtypes.promote(self.dtype, o.dtype)
         else:
-            raise TypeError(f"unsupported operand type: {type(other).__name__}")
+            raise TypeError(f"unsupported operand type: {type(other).__name__} with a Tensor of {self.dtype.name} "
+                            f"(expected a number, a NumPy array, a list or a Tensor)")
         a, b = self.cast(dt), o.cast(dt)
         shape = broadcast_shape(a.shape, b.shape)
         a, b = a.broadcast_to(shape), b.broadcast_to(shape)

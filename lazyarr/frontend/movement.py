@@ -4,6 +4,7 @@ stack, split, repeat, basic and advanced indexing). Views of a buffer launch no 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -61,7 +62,7 @@ class MovementMixin:
         return self.reshape(-1)
 
     def permute(self: Tensor, *order: Any) -> Tensor:
-        axes = tuple(normalize_axis(int(a), self.ndim) for a in _shape_arg(order))
+        axes = tuple(normalize_axis(operator.index(a), self.ndim) for a in _shape_arg(order))
         if sorted(axes) != list(range(self.ndim)):
             raise ValueError(f"axes {tuple(_shape_arg(order))} don't match array of dimension {self.ndim}")
         return self._new(self.uop.permute(axes))
@@ -111,7 +112,8 @@ class MovementMixin:
         axes = {normalize_axis(a, self.ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))}
         for a in axes:
             if self.shape[a] != 1:
-                raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+                raise ValueError(f"cannot select an axis to squeeze out which has size not equal to one (axis {a} of "
+                                 f"shape {self.shape})")
         return self.reshape(tuple(s for i, s in enumerate(self.shape) if i not in axes))
 
     def unsqueeze(self: Tensor, dim: int) -> Tensor:
@@ -207,7 +209,7 @@ class MovementMixin:
         tensors = [self, *others]
         for t in tensors:
             if t.shape != self.shape:
-                raise ValueError("all input arrays must have the same shape")
+                raise ValueError(f"all input arrays must have the same shape, got {self.shape} and {t.shape}")
         d = normalize_axis(dim, self.ndim + 1)
         return tensors[0].unsqueeze(d).cat(*[t.unsqueeze(d) for t in tensors[1:]], dim=d)
 

@@ -6,25 +6,24 @@ error types. Topic modules (`elementwise`, `movement`, `reduce`, `creation`) att
 
 from __future__ import annotations
 
-import math
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.graph.ops import GroupOp, Ops
+from lazyarr.frontend.creation import CreationMixin
+from lazyarr.frontend.elementwise import ElementwiseMixin
+from lazyarr.frontend.movement import MovementMixin
+from lazyarr.frontend.reduce import ReduceMixin
+from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels.device import Buffer, canonical_device
 from lazyarr.kernels.realize import realize_uops
-from lazyarr.frontend.creation import CreationMixin
-from lazyarr.frontend.elementwise import ElementwiseMixin
-from lazyarr.frontend.movement import MovementMixin
-from lazyarr.frontend.reduce import ReduceMixin
 
 # every live Tensor, so a realised graph can repoint all tensors that share it
 all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()

@@ -110,7 +110,7 @@ def _import(name: str, source: str, path: str) -> tuple[Callable[..., None], boo
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.pop(name, None)
+    sys.modules[name] = module  # Numba's cache re-imports the kernel's module by name when it loads the environment
     spec.loader.exec_module(module)
     fn = module.kernel
     hits = sum(fn.stats.cache_hits.values())

@@ -24,13 +24,14 @@ from lazyarr.kernels.realize import realize_uops
 from lazyarr.frontend.creation import CreationMixin
 from lazyarr.frontend.elementwise import ElementwiseMixin
 from lazyarr.frontend.movement import MovementMixin
+from lazyarr.frontend.numpy_api import NumpyMixin
 from lazyarr.frontend.reduce import ReduceMixin
 
 # every live Tensor, so a realised graph can repoint all tensors that share it
 all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
 
 
-class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
+class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, NumpyMixin):
     """A lazy n-d array of `dtype` on `device` (tinygrad/PyTorch-style methods, NumPy-style dtypes and errors).
 
     `Tensor(data, dtype=None, device=None)` takes a Python scalar, a nested list/tuple, a NumPy array (any strides;

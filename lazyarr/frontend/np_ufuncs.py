@@ -77,10 +77,13 @@ def iota(n: int, like: Tensor) -> Tensor:
 def _widen(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
     """float16 composites compute in float32 and round once at the end, like NumPy's float16 loops."""
 
-    def run(*xs: Tensor) -> Tensor:
+    def back(t: Tensor) -> Tensor:
+        return t.cast(dtypes.float16) if t.dtype is dtypes.float32 else t
+
+    def run(*xs: Tensor) -> Any:
         if xs[0].dtype is dtypes.float16:
             out = fn(*[x.cast(dtypes.float32) for x in xs])
-            return out.cast(dtypes.float16) if out.dtype is dtypes.float32 else out
+            return tuple(back(t) for t in out) if isinstance(out, tuple) else back(out)
         return fn(*xs)
 
     return run
@@ -175,7 +178,7 @@ def arcsinh(x: Tensor) -> Tensor:
 def arccosh(x: Tensor) -> Tensor:
     t = x - 1
     mid = (t + (2 * t + t * t).sqrt()).log1p()
-    return (x > 2.0**28).where(x.log() + _LN2, mid)
+    return (x > 2.0**28).where(x.log() + _LN2, (x >= 1).where(mid, math.nan))
 
 
 def arctanh(x: Tensor) -> Tensor:
@@ -336,9 +339,9 @@ UFUNCS: dict[np.ufunc, Callable[..., Any]] = {
     np.less_equal: lambda a, b: a <= b,
     np.equal: lambda a, b: a == b,
     np.not_equal: lambda a, b: a != b,
-    np.logical_and: lambda a, b: a & b,
-    np.logical_or: lambda a, b: a | b,
-    np.logical_xor: lambda a, b: a ^ b,
+    np.logical_and: lambda a, b: a.bool() & b.bool(),
+    np.logical_or: lambda a, b: a.bool() | b.bool(),
+    np.logical_xor: lambda a, b: a.bool() ^ b.bool(),
     np.bitwise_and: lambda a, b: a & b,
     np.bitwise_or: lambda a, b: a | b,
     np.bitwise_xor: lambda a, b: a ^ b,
@@ -433,7 +436,7 @@ def ufunc_call(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
     kw.pop("subok", None)
     if ufunc is np.vecdot and "axis" in kw:  # the gufunc's core axis, moved last for the lazy implementation
         axis = kw.pop("axis")
-        inputs = tuple(as_tensor(x).transpose(axis, -1) if np.ndim(x) else x for x in inputs)
+        inputs = tuple(np.moveaxis(as_tensor(x), axis, -1) if np.ndim(x) else x for x in inputs)
     impl = UFUNCS.get(ufunc)
     if impl is None or kw or len(inputs) != ufunc.nin:  # leftovers: gufunc axes=/axis=/keepdims=
         return numpy_fallback(ufunc, inputs, kwargs, ufunc.__name__)

@@ -59,3 +59,9 @@ def test_fuse_off_is_one_kernel_per_op() -> None:
         y = y + 0.25
     with lazyarr.Context(FUSE=0), kernel_count(20):
         y.realize()
+
+
+def test_integer_power_passes_the_verifier() -> None:
+    # regression: POW was listed as float-only, so int ** int failed graph verification though ipow renders it
+    a = np.arange(-3, 5, dtype=np.int32)
+    assert_matches(Tensor(a) ** Tensor(np.full(8, 3, np.int32)), a**3)

@@ -456,6 +456,52 @@ def _isin(element: Any, test_elements: Any, assume_unique: bool = False, invert:
     return ~hit if invert else hit
 
 
+# ---- creation from a prototype ----
+
+
+def _like(a: Any, dtype: Any, shape: Any) -> tuple[Tensor, DType, tuple[int, ...]]:
+    x = as_tensor(a)
+    dt = x.dtype if dtype is None else dtypes.to_dtype(dtype)
+    dims = x.shape if shape is None else tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+    return x, dt, dims
+
+
+@implements(np.zeros_like)
+def _zeros_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+                device: Any = None) -> Any:
+    x, dt, dims = _like(a, dtype, shape)
+    return Tensor.full(dims, 0, dt, x.device)
+
+
+@implements(np.ones_like)
+def _ones_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+               device: Any = None) -> Any:
+    x, dt, dims = _like(a, dtype, shape)
+    return Tensor.full(dims, 1, dt, x.device)
+
+
+@implements(np.empty_like)
+def _empty_like(prototype: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+                device: Any = None) -> Any:
+    x, dt, dims = _like(prototype, dtype, shape)
+    return Tensor.empty(dims, dtype=dt, device=x.device)
+
+
+@implements(np.full_like)
+def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+               device: Any = None) -> Any:
+    """An array like `a` filled with `fill_value` cast to the dtype (unsafe casting, like NumPy)."""
+    x, dt, dims = _like(a, dtype, shape)
+    if isinstance(fill_value, (bool, int, float, np.generic)):
+        return Tensor.full(dims, dtypes.cast_scalar(fill_value, dt), dt, x.device)
+    return as_tensor(fill_value, x).cast(dt).broadcast_to(dims)
+
+
+@implements(np.copy)
+def _copy(a: Any, order: str = "K", subok: bool = False) -> Any:
+    return as_tensor(a).clone()
+
+
 # ---- comparison of whole arrays ----
 
 

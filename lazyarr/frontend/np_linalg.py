@@ -152,10 +152,13 @@ def _einsum(*operands: Any, out: Any = None, optimize: Any = False, **kwargs: An
         raise ValueError("more operands provided to einstein sum function than specified in the subscripts string")
     dt = dtypes.to_dtype(kwargs["dtype"]) if kwargs.get("dtype") is not None else result_dtype(*ts)
     labelled: list[tuple[Tensor, list[str]]] = []
+    counts: dict[str, int] = {}  # occurrences in the subscripts: implicit output keeps labels seen exactly once
     n_ell = 0
     for i, (t, s) in enumerate(zip(ts, in_specs)):
         labels, n = _expand_ellipsis(_parse_spec(s), t.ndim, i)
         n_ell = max(n_ell, n)
+        for lab in labels:
+            counts[lab] = counts.get(lab, 0) + 1
         t = t.cast(dt)
         while (dup := next((lab for lab in labels if labels.count(lab) > 1), None)) is not None:
             p, q = labels.index(dup), labels.index(dup, labels.index(dup) + 1)
@@ -166,10 +169,6 @@ def _einsum(*operands: Any, out: Any = None, optimize: Any = False, **kwargs: An
             labels = [lab for k, lab in enumerate(labels) if k not in (p, q)] + [dup]
         labelled.append((t, labels))
     ell = [f"...{-n_ell + i}" for i in range(n_ell)]
-    counts: dict[str, int] = {}
-    for _, labels in labelled:
-        for lab in labels:
-            counts[lab] = counts.get(lab, 0) + 1
     if "->" in spec:
         out_labels = []
         for lab in _parse_spec(outs):
@@ -213,20 +212,23 @@ def _float(x: Tensor) -> Tensor:
 
 
 def _vector_norm(x: Tensor, ord: Any, axes: tuple[int, ...], keepdims: bool) -> Tensor:
+    """Vector norm over `axes`; reduced dims are dropped only at the end so the work after the sum fuses."""
     ax = x.abs()
     if ord is None or ord == 2:
-        return (x * x).sum(axes, keepdims=keepdims).sqrt()
-    if ord == math.inf:
-        return ax.max(axes, keepdims=keepdims)
-    if ord == -math.inf:
-        return ax.min(axes, keepdims=keepdims)
-    if ord == 0:
-        return (x != 0).cast(x.dtype).sum(axes, keepdims=keepdims)
-    if ord == 1:
-        return ax.sum(axes, keepdims=keepdims)
-    if isinstance(ord, str):
+        r = (x * x).sum(axes, keepdims=True).sqrt()
+    elif ord == math.inf:
+        r = ax.max(axes, keepdims=True)
+    elif ord == -math.inf:
+        r = ax.min(axes, keepdims=True)
+    elif ord == 0:
+        r = (x != 0).cast(x.dtype).sum(axes, keepdims=True)
+    elif ord == 1:
+        r = ax.sum(axes, keepdims=True)
+    elif isinstance(ord, str):
         raise ValueError(f"Invalid norm order '{ord}' for vectors")
-    return (ax ** float(ord)).sum(axes, keepdims=keepdims) ** (1.0 / float(ord))
+    else:
+        r = (ax ** float(ord)).sum(axes, keepdims=True) ** (1.0 / float(ord))
+    return r if keepdims else r.squeeze(axes)
 
 
 def _matrix_norm(x: Tensor, ord: Any, axes: tuple[int, ...], keepdims: bool) -> Tensor | None:
@@ -251,8 +253,8 @@ def _norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> 
     t = _float(as_tensor(x))
     if axis is None:
         if ord is None or (ord in ("f", "fro") and t.ndim == 2) or (ord == 2 and t.ndim == 1):
-            r = (t * t).sum().sqrt()
-            return r.reshape((1,) * t.ndim) if keepdims else r
+            r = (t * t).sum(keepdims=True).sqrt()
+            return r if keepdims else r.reshape(())
         axes = tuple(range(t.ndim))
     else:
         axes = reduce_axes(axis, t.ndim)

@@ -13,7 +13,7 @@ import numpy as np
 from lazyarr import dtypes
 from lazyarr.frontend.elementwise import broadcast_shape
 from lazyarr.frontend.np_functions import call, finish, result_dtype
-from lazyarr.frontend.np_ufuncs import as_tensor, const_like, iota, operator_index
+from lazyarr.frontend.np_ufuncs import _NoValue, as_tensor, const_like, iota, operator_index
 from lazyarr.frontend.numpy_api import implements, is_tensor, numpy_fallback
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
@@ -450,6 +450,36 @@ def _roll(a: Any, shift: Any, axis: Any = None) -> Any:
             continue
         s %= n
         x = _axis_slice(x, ax, n - s, n).cat(_axis_slice(x, ax, 0, n - s), dim=ax)
+    return x
+
+
+@implements(np.diff)
+def _diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = _NoValue, append: Any = _NoValue) -> Any:
+    """n-th discrete difference along `axis` (not_equal for bool), with optional prepend/append values."""
+    n = operator_index(n)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    x = as_tensor(a)
+    if x.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    ax = normalize_axis(operator_index(axis), x.ndim)
+    if n == 0:
+        return x
+    parts = []
+    for extra in (prepend, append):
+        if extra is _NoValue:
+            parts.append(None)
+            continue
+        e = as_tensor(extra, x)
+        if e.ndim == 0:
+            e = e.reshape((1,) * x.ndim).expand(tuple(1 if i == ax else s for i, s in enumerate(x.shape)))
+        parts.append(e)
+    if parts[0] is not None or parts[1] is not None:
+        x = _concatenate([p for p in (parts[0], x, parts[1]) if p is not None], ax)
+    op = np.not_equal if x.dtype.is_bool else np.subtract
+    for _ in range(n):
+        m = x.shape[ax]
+        x = call(op, _axis_slice(x, ax, 1, max(m, 1)), _axis_slice(x, ax, 0, max(m - 1, 0)))
     return x
 
 

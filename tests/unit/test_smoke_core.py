@@ -65,3 +65,12 @@ def test_integer_power_passes_the_verifier() -> None:
     # regression: POW was listed as float-only, so int ** int failed graph verification though ipow renders it
     a = np.arange(-3, 5, dtype=np.int32)
     assert_matches(Tensor(a) ** Tensor(np.full(8, 3, np.int32)), a**3)
+
+
+def test_reduction_then_elementwise_then_reshape_root_is_one_kernel() -> None:
+    # regression: the root's own reshape (dropping keepdims axes) was pushed below the division, splitting it from
+    # the reduction into a second kernel
+    x = Tensor(A)
+    with kernel_count(1):
+        out = (x.exp().sum(axis=1, keepdims=True) / 5).reshape(3).numpy()
+    np.testing.assert_allclose(out, np.exp(A).sum(1) / 5, rtol=1e-5)

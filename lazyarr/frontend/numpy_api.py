@@ -253,16 +253,13 @@ class NumpyMixin:
                    copy: bool | None = None) -> Any:
         """A DLPack capsule of the values (realises). Shares the tensor's storage when it is a realised contiguous
         buffer and `copy` is not True; `copy=False` raises BufferError when a copy is needed."""
-        arr = None if copy else self._storage_view()
+        arr = None if copy else self._storage_view(readonly=False)
         if arr is not None and not arr.flags.c_contiguous:
             arr = None
         if arr is None:
             if copy is False:
                 raise BufferError("this lazyarr Tensor has no contiguous storage to share (use copy=None)")
             arr = self.numpy()
-        else:
-            arr = arr.view()
-            arr.flags.writeable = True
         kw: dict[str, Any] = {"stream": stream}
         if max_version is not None:
             kw["max_version"] = max_version
@@ -270,8 +267,9 @@ class NumpyMixin:
             kw["dl_device"] = dl_device
         return arr.__dlpack__(**kw)
 
-    def _storage_view(self: Tensor) -> np.ndarray | None:
-        """A read-only NumPy view of this tensor's buffer when it is a realised, unmasked strided view, else None."""
+    def _storage_view(self: Tensor, readonly: bool = True) -> np.ndarray | None:
+        """A NumPy view of this tensor's buffer (read-only unless asked) when it is a realised, unmasked strided
+        view, else None."""
         self.realize()
         chain, base = strip_movement(self.uop)
         if base.op is not Ops.BUFFER or base.arg.device != "CPU":
@@ -283,7 +281,8 @@ class NumpyMixin:
         flat = buf.array
         out = np.lib.stride_tricks.as_strided(flat[view.offset:], shape=view.shape,
                                               strides=tuple(s * flat.itemsize for s in view.strides))
-        out.flags.writeable = False
+        if readonly:
+            out.flags.writeable = False
         return out
 
 

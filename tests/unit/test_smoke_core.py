@@ -74,3 +74,12 @@ def test_reduction_then_elementwise_then_reshape_root_is_one_kernel() -> None:
     with kernel_count(1):
         out = (x.exp().sum(axis=1, keepdims=True) / 5).reshape(3).numpy()
     np.testing.assert_allclose(out, np.exp(A).sum(1) / 5, rtol=1e-5)
+
+
+def test_deep_graph_rewrite_does_not_hit_the_recursion_limit() -> None:
+    # regression: pushing a movement op through a long elementwise chain recursed once per level in graph_rewrite
+    y = Tensor(A)
+    for _ in range(200):
+        y = y * 1.0001 + 0.001
+    with lazyarr.Context(NULL=1), kernel_count(1):  # schedule and render only: compiling 400 ops is slow
+        y[1:, ::2].realize()

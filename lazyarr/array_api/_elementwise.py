@@ -26,7 +26,7 @@ UFUNC_NAMES: dict[str, np.ufunc] = {
     "logical_not": np.logical_not, "logical_or": np.logical_or, "logical_xor": np.logical_xor,
     "maximum": np.maximum, "minimum": np.minimum, "multiply": np.multiply, "negative": np.negative,
     "not_equal": np.not_equal, "positive": np.positive, "pow": np.power, "remainder": np.remainder,
-    "round": np.rint, "sign": np.sign, "signbit": np.signbit, "sin": np.sin, "sinh": np.sinh, "square": np.square,
+    "sign": np.sign, "signbit": np.signbit, "sin": np.sin, "sinh": np.sinh, "square": np.square,
     "sqrt": np.sqrt, "subtract": np.subtract, "tan": np.tan, "tanh": np.tanh, "trunc": np.trunc,
 }
 
@@ -44,6 +44,15 @@ def _make(name: str, ufunc: np.ufunc) -> Callable[..., Tensor]:
 
 
 FUNCTIONS: dict[str, Callable[..., Tensor]] = {name: _make(name, u) for name, u in UFUNC_NAMES.items()}
+
+
+def _round(x: Tensor, /) -> Tensor:
+    """Round half to even; integers are returned unchanged (np.round, not np.rint, which makes them floats)."""
+    return np.round(x)
+
+
+_round.__name__ = _round.__qualname__ = "round"
+FUNCTIONS["round"] = _round
 
 
 def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002 - the standard's names

@@ -121,7 +121,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, NumpyM
         if base.op is Ops.CONST:
             buf = Buffer.from_numpy(np.full((), base.arg, dtype=self.dtype.np_name), self.dtype)
             base, chain = UOp(Ops.BUFFER, self.dtype, (), buf), chain
-            view = chain_view(chain, (1,))
+            view = chain_view(chain, ())
             if view is None or view.mask is not None:
                 return self.contiguous_copy()._buffer_view()
             return buf, view

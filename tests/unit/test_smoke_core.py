@@ -83,3 +83,10 @@ def test_deep_graph_rewrite_does_not_hit_the_recursion_limit() -> None:
         y = y * 1.0001 + 0.001
     with lazyarr.Context(NULL=1), kernel_count(1):  # schedule and render only: compiling 400 ops is slow
         y[1:, ::2].realize()
+
+
+def test_zero_dim_constant_to_numpy_keeps_shape() -> None:
+    # regression: a 0-d constant tensor came back from numpy() with shape (1,)
+    for value in (1.5, 2, True, np.float32(-0.5)):
+        out = Tensor(value).numpy()
+        assert out.shape == () and out == np.asarray(value)

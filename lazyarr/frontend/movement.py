@@ -156,20 +156,12 @@ class MovementMixin:
 
     def _step(self: Tensor, dim: int, begin: int, step: int, count: int) -> Tensor:
         """Elements begin, begin+step, ... (count of them, step > 0) along `dim`, as a view."""
-        n = self.shape[dim]
-        end = min(n, begin + count * step)
         shr = [(0, s) for s in self.shape]
-        shr[dim] = (begin, end)
+        shr[dim] = (begin, min(self.shape[dim], begin + count * step))
         x = self.shrink(shr)
         if step == 1 or count == 0:
             return x
-        pad = [(0, 0)] * self.ndim
-        pad[dim] = (0, count * step - (end - begin))
-        x = x._new(x.uop.pad(tuple(pad))) if pad[dim][1] else x
-        x = x.reshape(*x.shape[:dim], count, step, *x.shape[dim + 1 :])
-        shr2 = [(0, s) for s in x.shape]
-        shr2[dim + 1] = (0, 1)
-        return x.shrink(shr2).reshape(*x.shape[: dim + 1], *x.shape[dim + 2 :])
+        return x._new(x.uop.stride(tuple(step if d == dim else 1 for d in range(x.ndim))))
 
     # ---- joining and splitting ----
     def cat(self: Tensor, *others: Tensor, dim: int = 0) -> Tensor:
@@ -254,13 +246,15 @@ def _normalize_index(t: Tensor, idx: Any) -> list[Any]:
         idx = (idx,)
     items: list[Any] = []
     for i in idx:
-        if isinstance(i, cls) and i.dtype.is_bool or isinstance(i, np.ndarray) and i.dtype == bool:
+        if isinstance(i, (bool, np.bool_)):
+            items.append(("bool0", bool(i)))  # a Python bool is a 0-d mask, not the integer 0 or 1
+        elif isinstance(i, cls) and i.dtype.is_bool or isinstance(i, np.ndarray) and i.dtype == bool:
             mask = i.numpy() if isinstance(i, cls) else i
             if mask.ndim == 0:
                 items.append(("bool0", bool(mask)))
             else:
                 items.extend(cls(a, device=t.device) for a in np.nonzero(mask))
-                items[-mask.ndim] = ("mask", mask.ndim, items[-mask.ndim])
+                items[-mask.ndim] = ("mask", mask.shape, items[-mask.ndim])
         elif isinstance(i, list) and any(isinstance(x, bool) for x in np.ravel(np.array(i, dtype=object))):
             return _normalize_index(t, tuple(items) + (np.array(i),) + idx[len(items) + 1 :])
         elif isinstance(i, (list, np.ndarray)):
@@ -281,9 +275,11 @@ def _getitem(t: Tensor, idx: Any) -> Tensor:
     items = _normalize_index(t, idx)
     # expand a mask marker into its index tensors
     flat: list[Any] = []
+    mask_shapes: dict[int, tuple[int, ...]] = {}  # first index tensor of a mask -> the mask's shape
     for i in items:
         if isinstance(i, tuple) and i and i[0] == "mask":
             flat.append(i[2])
+            mask_shapes[id(i[2])] = i[1]
         else:
             flat.append(i)
     consumed = sum(1 for i in flat if i is not None and i is not Ellipsis and not (isinstance(i, tuple) and i[0] == "bool0"))
@@ -323,6 +319,10 @@ def _getitem(t: Tensor, idx: Any) -> Tensor:
         elif isinstance(i, cls):
             if not (i.dtype.is_int):
                 raise IndexError("arrays used as indices must be of integer (or boolean) type")
+            mshape = mask_shapes.get(id(i))
+            if mshape is not None and x.shape[dim : dim + len(mshape)] != mshape:
+                raise IndexError(f"boolean index of shape {mshape} did not match the indexed array along axis {dim} "
+                                 f"(shape {x.shape[dim : dim + len(mshape)]})")
             adv.append((dim, i))
             dim += 1
         else:

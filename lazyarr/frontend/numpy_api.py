@@ -278,7 +278,7 @@ class NumpyMixin:
         if view is None or view.mask is not None:
             return None
         buf: Buffer = base.arg
-        flat = buf.array
+        flat = buf.array if buf.allocated else buf.numpy()
         out = np.lib.stride_tricks.as_strided(flat[view.offset:], shape=view.shape,
                                               strides=tuple(s * flat.itemsize for s in view.strides))
         if readonly:

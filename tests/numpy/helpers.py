@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from lazyarr import Tensor
-from lazyarr.frontend.tensor import _is_realized
+from lazyarr.frontend.inplace import is_realized as _is_realized
 
 rng = np.random.default_rng(1234)
 

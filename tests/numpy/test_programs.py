@@ -144,11 +144,11 @@ DATA[3, 2] = 40.0
 
 PROGRAMS = {
     # name: (program, args, indices of array args made Tensors, kernels lazyarr launches)
-    "black_scholes": (black_scholes, (S, K_, T_, 0.02, 0.3), (0, 1, 2), 6),
+    "black_scholes": (black_scholes, (S, K_, T_, 0.02, 0.3), (0, 1, 2), 8),
     "kmeans_step": (kmeans_step, (POINTS, CENTRES), (0, 1), 7),
     "mlp_softmax": (mlp_softmax, tuple(MLP), (0, 1, 2, 3, 4), 5),
     "heat_functional": (heat_functional, (GRID, 1, 0.2), (0,), 1),
-    "normalise": (normalise, (DATA,), (0,), 6),
+    "normalise": (normalise, (DATA,), (0,), 5),
 }
 
 
@@ -177,9 +177,6 @@ def test_program_matches_numpy_with_few_kernels(name):
     assert k["kernels"] < calls
 
 
-@pytest.mark.xfail(not hasattr(Tensor, "__setitem__") or not hasattr(Tensor, "assign"),
-                   reason="slice assignment needs Tensor.__setitem__/assign (branch 'inplace', not merged yet)",
-                   raises=TypeError, strict=True)
 def test_heat_equation_in_place():
     steps = 10
     ref = heat_inplace(GRID.copy(), steps, 0.2)
@@ -190,4 +187,5 @@ def test_heat_equation_in_place():
         out.realize()
     print(f"heat_inplace: {calls} NumPy calls, {k['kernels']} lazyarr kernels")
     same(out, ref)
+    assert k["kernels"] == 2 * steps  # per step: the stencil into a temporary (it reads what it overwrites), the copy
     assert k["kernels"] * 3 <= calls

@@ -14,9 +14,6 @@ from lazyarr.frontend.np_ufuncs import UFUNCS
 from tests.helpers import kernel_count
 from tests.numpy.helpers import SPECIAL, is_lazy, ints, rng, same
 
-HAS_ASSIGN = hasattr(Tensor, "assign")
-needs_assign = pytest.mark.xfail(not HAS_ASSIGN, reason="out=<Tensor> writes with Tensor.assign (branch 'inplace', "
-                                 "not merged yet)", raises=TypeError, strict=True)
 
 UNARY = sorted((u for u in UFUNCS if u.nin == 1), key=lambda u: u.__name__)
 BINARY = sorted((u for u in UFUNCS if u.nin == 2 and u.signature is None), key=lambda u: u.__name__)
@@ -182,7 +179,6 @@ def test_divmod_and_modf_two_outputs():
     np.testing.assert_array_equal(out[1], a % b)
 
 
-@needs_assign
 def test_out_tensor_in_place():
     a = rng.standard_normal((3, 4)).astype(np.float32)
     t = Tensor(a)

@@ -2,7 +2,8 @@
 compiled with Numba (CPU) or as CUDA C, cached, and run. See README.md for a tour.
 """
 
-from lazyarr import dtypes
+from lazyarr import array_api, dtypes
+from lazyarr.array_api import from_dlpack
 from lazyarr.dtypes import (
     DType,
     bool_,
@@ -18,11 +19,9 @@ from lazyarr.dtypes import (
     uint32,
     uint64,
 )
-from lazyarr.frontend.tensor import Tensor
-from lazyarr.frontend import np_functions, np_linalg, np_shape, np_ufuncs  # noqa: F401  (register NumPy implementations)
+from lazyarr.frontend import np_functions, np_linalg, np_shape, np_ufuncs  # noqa: F401  (registers NumPy impls)
 from lazyarr.frontend.numpy_api import NumpyFallbackWarning
-from lazyarr import array_api
-from lazyarr.array_api import from_dlpack
+from lazyarr.frontend.tensor import Tensor
 from lazyarr.helpers import AxisError, Context, JitError
 from lazyarr.jit import JitWarning, jit
 from lazyarr.kernels.stats import Stats, reset_stats, stats

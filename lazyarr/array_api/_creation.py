@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from lazyarr import dtypes
-from lazyarr.frontend.numpy_api import is_tensor
 from lazyarr.frontend.np_ufuncs import iota
+from lazyarr.frontend.numpy_api import is_tensor
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.uop import UOp
 

@@ -43,7 +43,8 @@ def std(x: Tensor, /, *, axis: Any = None, correction: float = 0.0, keepdims: bo
     return np.std(x, axis=axis, ddof=correction, keepdims=keepdims)
 
 
-def cumulative_sum(x: Tensor, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Tensor:
+def cumulative_sum(x: Tensor, /, *, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> Tensor:
     return np.cumulative_sum(x, axis=axis, dtype=dtype, include_initial=include_initial)
 
 

@@ -462,7 +462,8 @@ def _isin(element: Any, test_elements: Any, assume_unique: bool = False, invert:
 def _like(a: Any, dtype: Any, shape: Any) -> tuple[Tensor, DType, tuple[int, ...]]:
     x = as_tensor(a)
     dt = x.dtype if dtype is None else dtypes.to_dtype(dtype)
-    dims = x.shape if shape is None else tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+    given = shape if isinstance(shape, (tuple, list)) else (shape,)
+    dims = x.shape if shape is None else tuple(int(s) for s in given)
     return x, dt, dims
 
 

@@ -81,6 +81,10 @@ def _outer(a: Any, b: Any, out: Any = None) -> Any:
     return call(np.multiply, x.reshape(-1, 1), y.reshape(1, -1), out=out)
 
 
+def _as_list(axes: Any) -> list[Any]:
+    return list(axes) if isinstance(axes, (list, tuple)) else [axes]
+
+
 @implements(np.tensordot)
 def _tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
     x = as_tensor(a)
@@ -92,8 +96,8 @@ def _tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
         ax_x, ax_y = list(range(x.ndim - n, x.ndim)), list(range(n))
     else:
         ax_a, ax_b = axes
-        ax_x = [normalize_axis(operator_index(i), x.ndim) for i in (ax_a if isinstance(ax_a, (list, tuple)) else [ax_a])]
-        ax_y = [normalize_axis(operator_index(i), y.ndim) for i in (ax_b if isinstance(ax_b, (list, tuple)) else [ax_b])]
+        ax_x = [normalize_axis(operator_index(i), x.ndim) for i in _as_list(ax_a)]
+        ax_y = [normalize_axis(operator_index(i), y.ndim) for i in _as_list(ax_b)]
         if len(ax_x) != len(ax_y):
             raise ValueError("shape-mismatch for sum")
     return contract(x, y, ax_x, ax_y)
@@ -124,8 +128,8 @@ def _expand_ellipsis(labels: list[str], ndim: int, index: int) -> tuple[list[str
     explicit = [lab for lab in labels if lab != _ELL]
     if _ELL not in labels:
         if ndim > len(explicit):
-            raise ValueError(f"operand has more dimensions than subscripts given in einstein sum, but no '...' "
-                             f"ellipsis provided to broadcast the extra dimensions.")
+            raise ValueError("operand has more dimensions than subscripts given in einstein sum, but no '...' "
+                             "ellipsis provided to broadcast the extra dimensions.")
         if ndim < len(explicit):
             raise ValueError(f"einstein sum subscripts string contains too many subscripts for operand {index}")
         return labels, 0

@@ -609,23 +609,24 @@ def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> A
         if not (b or a):
             continue
         n = x.shape[ax]
-        index = [slice(None)] * x.ndim
-
-        def piece(sl: slice) -> Tensor:
-            index[ax] = sl
-            return x[tuple(index)]
-
         if mode == "edge":
-            before = piece(slice(0, 1)).expand(tuple(b if i == ax else s for i, s in enumerate(x.shape)))
-            after = piece(slice(n - 1, n)).expand(tuple(a if i == ax else s for i, s in enumerate(x.shape)))
+            before = _piece(x, ax, slice(0, 1)).expand(tuple(b if i == ax else s for i, s in enumerate(x.shape)))
+            after = _piece(x, ax, slice(n - 1, n)).expand(tuple(a if i == ax else s for i, s in enumerate(x.shape)))
         elif mode == "reflect":
-            before, after = piece(slice(b, 0, -1)), piece(slice(n - 2, n - 2 - a, -1))
+            before, after = _piece(x, ax, slice(b, 0, -1)), _piece(x, ax, slice(n - 2, n - 2 - a, -1))
         elif mode == "symmetric":
-            before, after = piece(slice(b - 1, None, -1) if b else slice(0, 0)), piece(slice(n - 1, n - 1 - a, -1))
+            before = _piece(x, ax, slice(b - 1, None, -1) if b else slice(0, 0))
+            after = _piece(x, ax, slice(n - 1, n - 1 - a, -1))
         else:
-            before, after = piece(slice(n - b, n)), piece(slice(0, a))
+            before, after = _piece(x, ax, slice(n - b, n)), _piece(x, ax, slice(0, a))
         x = before.cat(x, after, dim=ax)
     return x
+
+
+def _piece(x: Tensor, ax: int, sl: slice) -> Tensor:
+    index = [slice(None)] * x.ndim
+    index[ax] = sl
+    return x[tuple(index)]
 
 
 def _pad_constant(x: Tensor, ax: int, b: int, a: int, vb: Any, va: Any) -> Tensor:

@@ -25,7 +25,7 @@ from lazyarr.helpers import normalize_axis
 _NoValue: Any = np._NoValue  # NumPy's "argument not given" marker
 
 
-class NoLazy(Exception):
+class NoLazyError(Exception):
     """An implementation cannot handle these operands lazily; the caller falls back to NumPy."""
 
 
@@ -249,7 +249,7 @@ def modf(x: Tensor) -> tuple[Tensor, Tensor]:
 
 def reciprocal(x: Tensor) -> Tensor:
     if not x.dtype.is_float:
-        raise NoLazy  # C integer division by zero: NumPy's value is platform-defined
+        raise NoLazyError  # C integer division by zero: NumPy's value is platform-defined
     return x.reciprocal()
 
 
@@ -451,7 +451,7 @@ def ufunc_call(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
     xs = [operand(x, dt, device) for x, dt in zip(inputs, dts)]
     try:
         res = impl(*xs)
-    except NoLazy:
+    except NoLazyError:
         return numpy_fallback(ufunc, inputs, kwargs, ufunc.__name__)
     results = [r.cast(dt) for r, dt in zip(res if isinstance(res, tuple) else (res,), dts[ufunc.nin:])]
     shape = results[0].shape

@@ -182,7 +182,8 @@ class NumpyMixin:
                                   written=0 if method == "at" else None)
         return handler(ufunc, inputs, kwargs)
 
-    def __array_function__(self, func: Callable[..., Any], types: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def __array_function__(self, func: Callable[..., Any], types: Any, args: tuple[Any, ...],
+                           kwargs: dict[str, Any]) -> Any:
         """NEP 18: NumPy functions with a lazy implementation in `FUNCTIONS` stay lazy; others fall back to NumPy."""
         if _foreign(types):
             return NotImplemented

@@ -11,5 +11,6 @@ def pytest_terminal_summary(terminalreporter):
     for family in conf.FAMILY.values():
         functions[family] = functions.get(family, 0) + 1
     for family in sorted(conf.PASSES):
-        terminalreporter.write_line(f"{family:14s} {conf.PASSES[family]:5d} examples over {functions[family]} functions")
+        count, n = conf.PASSES[family], functions[family]
+        terminalreporter.write_line(f"{family:14s} {count:5d} examples over {n} functions")
     terminalreporter.write_line(f"{'total':14s} {sum(conf.PASSES.values()):5d}")

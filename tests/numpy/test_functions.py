@@ -216,8 +216,9 @@ def test_matches_numpy(name):
     assert (fell_back > 0) == (name in ALWAYS_FALLBACK), f"{name}: {fell_back} fallbacks"
 
 
-@pytest.mark.parametrize("fn", [lambda t: np.sum(t * 2, axis=0), lambda t: np.mean(np.exp(t)), lambda t: np.clip(t, 0, 1),
-                                lambda t: np.where(t > 0, t, 0.0), lambda t: np.concatenate([t, t]),
+@pytest.mark.parametrize("fn", [lambda t: np.sum(t * 2, axis=0), lambda t: np.mean(np.exp(t)),
+                                lambda t: np.clip(t, 0, 1), lambda t: np.where(t > 0, t, 0.0),
+                                lambda t: np.concatenate([t, t]),
                                 lambda t: np.einsum("ij,ij->i", t, t), lambda t: np.linalg.norm(t, axis=1),
                                 lambda t: np.cumsum(t, axis=1), lambda t: np.tril(t), lambda t: np.roll(t, 1)])
 def test_results_stay_lazy_and_fuse(fn):

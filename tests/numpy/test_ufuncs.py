@@ -12,8 +12,7 @@ import lazyarr
 from lazyarr import Tensor
 from lazyarr.frontend.np_ufuncs import UFUNCS
 from tests.helpers import kernel_count
-from tests.numpy.helpers import SPECIAL, is_lazy, ints, rng, same
-
+from tests.numpy.helpers import SPECIAL, ints, is_lazy, rng, same
 
 UNARY = sorted((u for u in UFUNCS if u.nin == 1), key=lambda u: u.__name__)
 BINARY = sorted((u for u in UFUNCS if u.nin == 2 and u.signature is None), key=lambda u: u.__name__)

@@ -470,7 +470,9 @@ class _Lowerer:
                 cur = loop.body
         a = self.operand(cur, mm.a, mm.n, mm.k, ext, dim, vars_)
         b = self.operand(cur, mm.b, mm.k, mm.m, ext, dim, vars_)
-        dest = self.operand(cur, self.out_view, mm.n, mm.m, ext, dim, vars_, view_only=True)
+        dest = None  # the product goes straight into the output when that has its dtype
+        if self.out_view.dtype == mm.a.dtype:
+            dest = self.operand(cur, self.out_view, mm.n, mm.m, ext, dim, vars_, view_only=True)
         assert a is not None and b is not None
         self.gemm_out = self.new("g")
         gemm = Gemm(self.gemm_out, mm.a.dtype, a, b, dest, body_only_copies=self.value_root() is self.gemm_reduce)

@@ -197,6 +197,7 @@ def test_matmul_views_dtypes_and_fused_epilogue() -> None:
     for fa, fb in views:
         assert_matches(fa(x) @ fb(w), fa(a32) @ fb(b32), rtol=1e-5, atol=1e-5)
     assert_matches(Tensor(a.T.copy()).T @ Tensor(b), a @ b, rtol=1e-12, atol=1e-12)  # float64, transposed operand
+    assert_matches((x @ w).cast(lazyarr.float64) * 2, (a32 @ b32).astype(np.float64) * 2, rtol=1e-5, atol=1e-5)
     ai, bi = (a * 10).astype(np.int32), (b * 10).astype(np.int32)
     assert_matches(Tensor(ai) @ Tensor(bi), ai @ bi)  # integers: the loop kernel
     if hasattr(Tensor, "assign"):  # a strided output: computed in scratch, then stored

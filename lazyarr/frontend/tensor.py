@@ -21,16 +21,18 @@ from lazyarr.graph.uop import UOp
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels.device import Buffer, canonical_device
 from lazyarr.kernels.realize import realize_uops
+from lazyarr.frontend.autograd import AutogradMixin, detach_uop, grad_mode_uop
 from lazyarr.frontend.creation import CreationMixin
 from lazyarr.frontend.elementwise import ElementwiseMixin
 from lazyarr.frontend.movement import MovementMixin
+from lazyarr.frontend.nn_ops import NNMixin
 from lazyarr.frontend.reduce import ReduceMixin
 
 # every live Tensor, so a realised graph can repoint all tensors that share it
 all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
 
 
-class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
+class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, AutogradMixin, NNMixin):
     """A lazy n-d array of `dtype` on `device` (tinygrad/PyTorch-style methods, NumPy-style dtypes and errors).
 
     `Tensor(data, dtype=None, device=None)` takes a Python scalar, a nested list/tuple, a NumPy array (any strides;
@@ -41,7 +43,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         ValueError: ragged nested lists, or an unknown device.
     """
 
-    __slots__ = ("uop", "device", "requires_grad", "grad", "_ctx", "__weakref__")
+    __slots__ = ("uop", "device", "_requires_grad", "grad", "_ctx", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, data: Any, dtype: Any = None, device: str | None = None, requires_grad: bool | None = None) -> None:
@@ -56,10 +58,12 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
             self.device = canonical_device(device, flag("DEVICE"))
             uop = _uop_from_data(data, dt)
         self.uop: UOp = uop
-        self.requires_grad: bool | None = requires_grad
+        self._requires_grad: bool | None = None
         self.grad: Tensor | None = None
         self._ctx: Any = None
         all_tensors.add(self)
+        if requires_grad is not None:
+            self.requires_grad = requires_grad
 
     # ---- basic properties ----
     @property
@@ -97,7 +101,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
     def _new(self, uop: UOp) -> Tensor:
         """A tensor on the same device holding `uop`."""
         t = Tensor.__new__(Tensor)
-        t.uop, t.device, t.requires_grad, t.grad, t._ctx = uop, self.device, None, None, None
+        t.uop, t.device, t._requires_grad, t.grad, t._ctx = grad_mode_uop(uop), self.device, None, None, None
         all_tensors.add(t)
         return t
 
@@ -110,6 +114,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
             becomes = {t.uop: r for t, r in zip(todo, results)}
             for t in list(all_tensors):
                 if t.uop in becomes:
+                    t._keep_history()
                     t.uop = becomes[t.uop]
         return self
 
@@ -222,7 +227,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
 
     def detach(self) -> Tensor:
         """The same values, outside the autograd graph."""
-        return self._new(self.uop)
+        return self._new(detach_uop(self.uop))
 
 
 def _is_realized(u: UOp) -> bool:

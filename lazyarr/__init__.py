@@ -18,10 +18,13 @@ from lazyarr.dtypes import (
     uint32,
     uint64,
 )
+from lazyarr.frontend.autograd import enable_grad, gradient, is_grad_enabled, no_grad, set_grad_enabled
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.helpers import AxisError, Context
 from lazyarr.kernels.stats import Stats, reset_stats, stats
+from lazyarr import nn, optim  # noqa: E402 (built on Tensor)
 
 __version__ = "0.1.0"
-__all__ = ["Tensor", "Context", "dtypes", "DType", "stats", "reset_stats", "Stats", "AxisError", "bool_", "int8",
+__all__ = ["Tensor", "Context", "nn", "optim", "gradient", "no_grad", "enable_grad", "set_grad_enabled",
+           "is_grad_enabled", "dtypes", "DType", "stats", "reset_stats", "Stats", "AxisError", "bool_", "int8",
            "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]

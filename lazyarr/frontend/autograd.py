@@ -131,8 +131,7 @@ class AutogradMixin:
         """True for leaves created or marked with `requires_grad=True` and for values computed from them."""
         if self._requires_grad is not None:
             return self._requires_grad
-        leaves = _grad_leaf_uops()
-        return bool(leaves) and any(n in leaves for n in self._graph().toposort())
+        return _reaches_leaf(self._graph(), _grad_leaf_uops())
 
     @requires_grad.setter
     def requires_grad(self: Tensor, value: bool | None) -> None:
@@ -166,8 +165,7 @@ class AutogradMixin:
         """Called just before realisation replaces the graph by a buffer: keep the graph when it reaches a leaf that
         requires grad, so `loss.item(); loss.backward()` still works."""
         if self._requires_grad is None and _GradMode.enabled and not isinstance(self._ctx, UOp):
-            leaves = _grad_leaf_uops()
-            if leaves and any(n in leaves for n in self.uop.toposort()):
+            if _reaches_leaf(self.uop, _grad_leaf_uops()):
                 self._ctx = self.uop
 
     # ---- backward ----
@@ -226,6 +224,23 @@ class AutogradMixin:
                 raise GradTypeError(f"cannot take a gradient with respect to a tensor of dtype {t.dtype.name}")
         grads = compute_gradient(self._graph(), self._seed(gradient), {t.uop for t in targets})
         return [t._new(grads[t.uop]) if t.uop in grads else t.zeros_like() for t in targets]
+
+
+def _reaches_leaf(root: UOp, leaves: dict[UOp, list[Tensor]]) -> bool:
+    """True when a gradient could flow from `root` to one of `leaves` (a path not through DETACH)."""
+    if not leaves:
+        return False
+    seen: set[UOp] = set()
+    stack = [root]
+    while stack:
+        u = stack.pop()
+        if u in leaves:
+            return True
+        if u in seen or u.op is Ops.DETACH:
+            continue
+        seen.add(u)
+        stack.extend(u.src)
+    return False
 
 
 def _is_storage(u: UOp) -> bool:

@@ -30,16 +30,18 @@ def pair(x: Any, n: int = 2, name: str = "argument") -> tuple[int, ...]:
 
 
 def assign_into(target: Tensor, value: Tensor) -> Tensor:
-    """Write `value` into `target`'s storage when next realised; returns target.
+    """Write `value` (cast and broadcast to target) into `target`'s storage; returns target.
 
     TEMPORARY FALLBACK until `Tensor.assign` (issue 3, branch `inplace`) lands on main: it builds the ASSIGN node the
-    scheduler already understands. Once `assign` exists this delegates to it; then delete the fallback branch.
+    scheduler already understands and realises it at once (a pending ASSIGN realised through another tensor's graph
+    would not be cleared from `target` and could be applied twice). Once `assign` exists this delegates to it; then
+    delete the fallback branch.
     """
     if hasattr(target, "assign"):
         return target.assign(value)
     v = value.cast(target.dtype).broadcast_to(target.shape)
     target.uop = UOp(Ops.ASSIGN, target.dtype, (target.uop, v.uop))
-    return target
+    return target.realize()
 
 
 def _reduce_loss(loss: Tensor, reduction: str, denominator: Any = None) -> Tensor:

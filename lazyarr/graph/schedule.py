@@ -77,8 +77,10 @@ def normalize(roots: list[UOp]) -> tuple[tuple[UOp, ...], list[Any]]:
     return tuple(memo[r] for r in roots), args
 
 
-_cache: OrderedDict[tuple[UOp, ...], Schedule] = OrderedDict()
+_cache: OrderedDict[tuple[Any, ...], Schedule] = OrderedDict()
 SCHEDULE_CACHE_SIZE = 512
+# schedules built from scratch (cache misses) since import; read by lazyarr.stats()
+schedules_created = 0
 
 
 def schedule(roots: tuple[UOp, ...]) -> Schedule:
@@ -87,6 +89,8 @@ def schedule(roots: tuple[UOp, ...]) -> Schedule:
     if flag("SCHEDULE_CACHE") and key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
+    global schedules_created
+    schedules_created += 1
     out = create_schedule(roots)
     if flag("SCHEDULE_CACHE"):
         _cache[key] = out
@@ -124,6 +128,8 @@ def apply_movement(v: View, mv: UOp) -> View | None:
         return v.shrink(mv.arg)
     if mv.op is Ops.PAD:
         return v.pad(mv.arg)
+    if mv.op is Ops.STRIDE:
+        return v.stride(mv.arg)
     return v.flip(mv.arg)
 
 

@@ -128,6 +128,9 @@ class UOp:
     def flip(self, axes: tuple[bool, ...]) -> UOp:
         return self if not any(axes) else UOp(Ops.FLIP, self.dtype, (self,), tuple(axes))
 
+    def stride(self, steps: tuple[int, ...]) -> UOp:
+        return self if all(k == 1 for k in steps) else UOp(Ops.STRIDE, self.dtype, (self,), tuple(steps))
+
     def reduce(self, op: Ops, axes: tuple[int, ...]) -> UOp:
         axes = tuple(sorted(set(axes)))
         return self if not axes else UOp(Ops.REDUCE, self.dtype, (self,), ReduceArg(op, axes))
@@ -165,6 +168,10 @@ def _movement_shape(op: Ops, src_shape: tuple[int, ...], arg: Any) -> tuple[int,
         if len(arg) != len(src_shape) or any(b < 0 or a < 0 for b, a in arg):
             raise ValueError(f"invalid pad {arg} of shape {src_shape}")
         return tuple(s + b + a for s, (b, a) in zip(src_shape, arg))
+    if op is Ops.STRIDE:
+        if len(arg) != len(src_shape) or any(k <= 0 for k in arg):
+            raise ValueError(f"invalid stride {arg} of shape {src_shape}")
+        return tuple(-(-s // k) for s, k in zip(src_shape, arg))
     if len(arg) != len(src_shape):  # FLIP
         raise ValueError(f"invalid flip {arg} of shape {src_shape}")
     return src_shape

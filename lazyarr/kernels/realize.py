@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from lazyarr.graph.ops import Ops
+from lazyarr.graph import schedule as schedule_module
 from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import flag, prod
@@ -88,16 +89,11 @@ class ExecItem:
 def realize_uops(roots: list[UOp]) -> list[UOp]:
     """Compute `roots` (graphs over BUFFER leaves); returns each root's value as a view of a BUFFER, or a constant."""
     norm, inputs = normalize(roots)
-    before = len(_schedule_seen)
+    before = schedule_module.schedules_created
     sched = schedule(norm)
-    _schedule_seen.add(id(sched))
-    if len(_schedule_seen) != before:
-        COUNTERS.schedules_created += 1
+    COUNTERS.schedules_created += schedule_module.schedules_created - before
     bufs = run_schedule(sched, inputs)
     return [_substitute(r, bufs) for r in sched.results]
-
-
-_schedule_seen: set[int] = set()
 
 
 def run_schedule(sched: Schedule, inputs: list[Buffer]) -> list[Buffer]:

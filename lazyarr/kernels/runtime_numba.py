@@ -110,8 +110,13 @@ def _import(name: str, source: str, path: str) -> tuple[Callable[..., None], boo
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.pop(name, None)
-    spec.loader.exec_module(module)
+    # Numba's disk cache re-imports the defining module by name when it loads machine code
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
     fn = module.kernel
     hits = sum(fn.stats.cache_hits.values())
     return fn, hits > 0

@@ -2,7 +2,7 @@
 compiled with Numba (CPU) or as CUDA C, cached, and run. See README.md for a tour.
 """
 
-from lazyarr import dtypes
+from lazyarr import dtypes, nn, optim  # noqa: E402 (built on Tensor)
 from lazyarr.dtypes import (
     DType,
     bool_,
@@ -22,7 +22,6 @@ from lazyarr.frontend.autograd import enable_grad, gradient, is_grad_enabled, no
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.helpers import AxisError, Context
 from lazyarr.kernels.stats import Stats, reset_stats, stats
-from lazyarr import nn, optim  # noqa: E402 (built on Tensor)
 
 __version__ = "0.1.0"
 __all__ = ["Tensor", "Context", "nn", "optim", "gradient", "no_grad", "enable_grad", "set_grad_enabled",

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from lazyarr import dtypes
-from lazyarr.frontend.autograd import enable_grad, take_pending
+from lazyarr.frontend.autograd import enable_grad, forget_history, take_pending
 from lazyarr.frontend.nn_ops import assign_into
 from lazyarr.frontend.tensor import Tensor
 
@@ -121,6 +121,7 @@ class Optimizer:
             updated += self._update(p, p.grad.detach().cast(p.dtype), group)
         if updated:
             Tensor.realize(*updated)
+        forget_history()  # remembered forward graphs would now recompute with the new weights
         return loss
 
     def _update(self, p: Tensor, grad: Tensor, group: ParamGroup) -> list[Tensor]:

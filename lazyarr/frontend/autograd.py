@@ -107,6 +107,30 @@ def take_pending() -> list[Tensor]:
     return out
 
 
+# realised value (a view of a buffer) -> the graph it was computed from, kept while a gradient could flow through it
+_history: weakref.WeakKeyDictionary[UOp, UOp] = weakref.WeakKeyDictionary()
+
+
+def forget_history() -> None:
+    """Drop every remembered graph (an optimizer step changed the values they would recompute)."""
+    _history.clear()
+
+
+def with_history(root: UOp) -> UOp:
+    """`root` with each realised value that has a remembered graph replaced by that graph (recursively)."""
+    if not _history:
+        return root
+    memo: dict[UOp, UOp] = {}
+    for node in root.toposort():
+        past = _history.get(node)
+        if past is not None:
+            memo[node] = with_history(past)
+            continue
+        src = tuple(memo[s] for s in node.src)
+        memo[node] = node if src == node.src else UOp(node.op, node.dtype, src, node.arg)
+    return memo[root]
+
+
 def _grad_leaf_uops() -> dict[UOp, list[Tensor]]:
     leaves: dict[UOp, list[Tensor]] = {}
     for t in list(_leaves.values()):
@@ -122,7 +146,6 @@ class AutogradMixin:
 
     uop: UOp
     _requires_grad: bool | None
-    _ctx: Any
     grad: Tensor | None
 
     # ---- requires_grad ----
@@ -158,15 +181,16 @@ class AutogradMixin:
         return self._requires_grad is not None or not self.requires_grad
 
     def _graph(self: Tensor) -> UOp:
-        """The graph gradients are taken through (the one from before realisation, when it was realised)."""
-        return self._ctx if isinstance(self._ctx, UOp) else self.uop
+        """The graph gradients are taken through: realised values that came from graphs reaching a leaf are
+        replaced by those graphs, so `y.numpy(); f(y).backward()` still reaches the leaves."""
+        return with_history(self.uop)
 
-    def _keep_history(self: Tensor) -> None:
-        """Called just before realisation replaces the graph by a buffer: keep the graph when it reaches a leaf that
-        requires grad, so `loss.item(); loss.backward()` still works."""
-        if self._requires_grad is None and _GradMode.enabled and not isinstance(self._ctx, UOp):
-            if _reaches_leaf(self.uop, _grad_leaf_uops()):
-                self._ctx = self.uop
+    def _keep_history(self: Tensor, realized: UOp) -> None:
+        """Called when realisation replaces this tensor's graph by `realized` (a view of a buffer): remember the
+        graph when a gradient could flow through it."""
+        if self._requires_grad is None and _GradMode.enabled and self.uop is not realized and \
+                _reaches_leaf(self.uop, _grad_leaf_uops()):
+            _history[realized] = self.uop
 
     # ---- backward ----
     def backward(self: Tensor, gradient: Any = None, retain_graph: bool | None = None, create_graph: bool = False,

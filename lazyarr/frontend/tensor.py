@@ -114,7 +114,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Autogr
             becomes = {t.uop: r for t, r in zip(todo, results)}
             for t in list(all_tensors):
                 if t.uop in becomes:
-                    t._keep_history()
+                    t._keep_history(becomes[t.uop])
                     t.uop = becomes[t.uop]
         return self
 

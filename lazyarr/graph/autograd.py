@@ -77,6 +77,20 @@ def _permute_grad(g: UOp, ret: UOp) -> UOp:
     return g.permute(tuple(inverse))
 
 
+def _stride_grad(g: UOp, ret: UOp) -> UOp:
+    # out[i] = x[i*k]: spread g back with k-1 zeros after each element, then cut to x's length
+    x = ret.src[0]
+    for axis, k in enumerate(ret.arg):
+        if k == 1:
+            continue
+        n = g.shape[axis]
+        pre, post = g.shape[:axis], g.shape[axis + 1 :]
+        g = g.reshape(pre + (n, 1) + post)
+        g = g.pad(tuple((0, k - 1) if i == axis + 1 else (0, 0) for i in range(g.ndim))).reshape(pre + (n * k,) + post)
+        g = g.shrink(tuple((0, x.shape[axis]) if i == axis else (0, s) for i, s in enumerate(g.shape)))
+    return g
+
+
 def _reduce_grad(g: UOp, ret: UOp) -> UOp:
     x, op = ret.src[0], ret.arg.op
     ge = g.expand(x.shape)
@@ -173,6 +187,7 @@ GRADIENT_RULES: dict[Ops, Rule] = {
     Ops.SHRINK: lambda g, ret: (g.pad(tuple((b, s - e) for (b, e), s in zip(ret.arg, ret.src[0].shape))),),
     Ops.PAD: lambda g, ret: (g.shrink(tuple((b, b + s) for (b, _), s in zip(ret.arg, ret.src[0].shape))),),
     Ops.FLIP: lambda g, ret: (g.flip(ret.arg),),
+    Ops.STRIDE: lambda g, ret: (_stride_grad(g, ret),),
     Ops.GATHER: lambda g, ret: (_gather_grad(g, ret), None),
     Ops.CONTIGUOUS: lambda g, ret: (g,),
     Ops.ASSIGN: lambda g, ret: (None, g),  # the assigned value is what later readers see

@@ -196,7 +196,8 @@ class _BatchNorm(Module):
 
     def forward(self, x: Tensor) -> Tensor:
         if x.ndim not in self.expected_ndims:
-            raise ValueError(f"expected {' or '.join(f'{n}D' for n in self.expected_ndims)} input (got {x.ndim}D input)")
+            dims = " or ".join(f"{n}D" for n in self.expected_ndims)
+            raise ValueError(f"expected {dims} input (got {x.ndim}D input)")
         if x.shape[1] != self.num_features:
             raise ValueError(f"{type(self).__name__}: expected {self.num_features} channels, got shape {x.shape}")
         use_batch = self.training or self.running_mean is None
@@ -418,4 +419,5 @@ class BCEWithLogitsLoss(Module):
 __all__ = ["Module", "Parameter", "is_parameter", "StateDictError", "IncompatibleKeys", "Sequential", "ModuleList",
            "Identity", "Linear", "Conv2d", "MaxPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
            "Embedding", "Dropout", "Flatten", "ReLU", "LeakyReLU", "Sigmoid", "Tanh", "GELU", "SiLU", "ELU", "Softplus",
-           "Softmax", "LogSoftmax", "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss", "functional"]
+           "Softmax", "LogSoftmax", "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss",
+           "functional"]

@@ -33,13 +33,16 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
-    return (input > 0).where(input, input.minimum(0).expm1() * alpha)
+    pos = input > 0
+    return pos.where(input, pos.where(0.0, input).expm1() * alpha)
 
 
 def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
-    """1 / (1 + exp(-x)), computed from exp(-|x|) so neither the value nor the gradient overflows."""
-    z = (-input.abs()).exp()
-    return (input >= 0).where(1 / (1 + z), z / (1 + z))
+    """1 / (1 + exp(-x)) for x >= 0 and exp(x) / (1 + exp(x)) below, each branch fed only its own half of the
+    inputs, so neither the value nor the gradient overflows."""
+    pos = input >= 0
+    e_neg, e_pos = (-pos.where(input, 0.0)).exp(), pos.where(0.0, input).exp()
+    return pos.where(1 / (1 + e_neg), e_pos / (1 + e_pos))
 
 
 def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002
@@ -67,8 +70,8 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
     """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (PyTorch)."""
-    bx = input * beta
-    return (bx > threshold).where(input, bx.minimum(threshold).exp().log1p() / beta)
+    linear = input * beta > threshold
+    return linear.where(input, (linear.where(0.0, input) * beta).exp().log1p() / beta)
 
 
 def _default_dim(x: Tensor, dim: int | None) -> int:

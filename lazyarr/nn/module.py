@@ -247,7 +247,7 @@ class Module:
         if errors:
             raise StateDictError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
         for target, arr in values:
-            src = arr if isinstance(arr, Tensor) else Tensor(np.ascontiguousarray(arr), device=target.device)
+            src = arr if isinstance(arr, Tensor) else Tensor(np.array(arr), device=target.device)
             assign_into(target, src.detach()).realize()
         return IncompatibleKeys(missing, unexpected)
 

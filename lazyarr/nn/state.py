@@ -61,10 +61,11 @@ def load_state_dict(obj: Any, state: dict[str, Any], strict: bool = True) -> Inc
     """Copy `state` into the tensors of `obj` in place (see `Module.load_state_dict`)."""
     if isinstance(obj, Module):
         return obj.load_state_dict(state, strict=strict)
+    own = state_dict(obj)
     holder = Module()
-    for i, (name, t) in enumerate(state_dict(obj).items()):
+    for i, t in enumerate(own.values()):
         holder.register_buffer(f"_{i}", t)
-    names = {f"_{i}": name for i, name in enumerate(state_dict(obj))}
+    names = {f"_{i}": name for i, name in enumerate(own)}
     result = holder.load_state_dict({k: state[v] for k, v in names.items() if v in state}, strict=False)
     missing = [names[k] for k in result.missing_keys]
     unexpected = [k for k in state if k not in names.values()]

@@ -3,14 +3,15 @@ through the Tensor methods that build it; broadcasting, reductions over several 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from lazyarr import Tensor
+from lazyarr.graph.autograd import GRADIENT_RULES, NO_GRADIENT
+from lazyarr.graph.ops import Ops
 
 rng = np.random.default_rng(0)
 np_erf = np.vectorize(math.erf)
@@ -143,6 +144,7 @@ MOVE: dict[str, tuple[Callable[[Tensor], Tensor], Callable[[np.ndarray], np.ndar
     "expand": (lambda t: t[:, None].expand(2, 5, 3, 4) * 1.0, lambda a: np.broadcast_to(a[:, None], (2, 5, 3, 4)), C),
     "slices_non_contiguous": (lambda t: t.permute(2, 0, 1)[::2, :, 1:][..., ::-1],
                               lambda a: a.transpose(2, 0, 1)[::2, :, 1:][..., ::-1], C),
+    "stride": (lambda t: t[::2, 1::2, ::3], lambda a: a[::2, 1::2, ::3], rng.standard_normal((3, 5, 7))),
     "pad": (lambda t: t.pad(((1, 0), (0, 2), (2, 1))), lambda a: np.pad(a, ((1, 0), (0, 2), (2, 1))), C),
     "pad_value": (lambda t: t.pad(((0, 1), (1, 1), (0, 0)), value=2.0),
                   lambda a: np.pad(a, ((0, 1), (1, 1), (0, 0)), constant_values=2.0), C),
@@ -180,3 +182,11 @@ def test_composite_chain() -> None:
         return (e / e.sum(-1, keepdims=True)).sum((0, 2)) * b.sum(1)
 
     check_grad(fn, ref, rng.standard_normal((2, 4)), rng.standard_normal((3, 4)))
+
+
+def test_every_op_has_a_gradient_rule_or_none() -> None:
+    # a new primitive must get a gradient rule (or be declared non-differentiable) here
+    leaves_and_effects = {Ops.BUFFER, Ops.CONST, Ops.IOTA, Ops.PARAM, Ops.COPY}
+    missing = [op.name for op in Ops if op not in GRADIENT_RULES and op not in NO_GRADIENT
+               and op not in leaves_and_effects]
+    assert not missing, f"ops without a gradient rule: {missing}"

@@ -56,7 +56,7 @@ class set_grad_enabled:  # noqa: N801 (PyTorch's name)
     def __call__(self, fn: F) -> F:
         @functools.wraps(fn)
         def wrapped(*args: Any, **kwargs: Any) -> Any:
-            with type(self)(self.mode):
+            with set_grad_enabled(self.mode):
                 return fn(*args, **kwargs)
 
         return wrapped  # type: ignore[return-value]

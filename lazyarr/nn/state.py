@@ -4,6 +4,7 @@ and saving/loading state dicts to `.npz` (NumPy) and `.safetensors` files.
 
 from __future__ import annotations
 
+import json
 import os
 from collections import OrderedDict
 from typing import Any
@@ -12,6 +13,8 @@ import numpy as np
 
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.nn.module import IncompatibleKeys, Module, StateDictError
+
+ORDER_KEY = "lazyarr.key_order"
 
 
 def state_dict(obj: Any, prefix: str = "") -> OrderedDict[str, Tensor]:
@@ -95,17 +98,25 @@ def load(path: str | os.PathLike[str]) -> OrderedDict[str, Tensor]:
 
 
 def safe_save(state: dict[str, Any], path: str | os.PathLike[str]) -> None:
-    """Write a state dict as a safetensors file (needs the `safetensors` package)."""
+    """Write a state dict as a safetensors file (needs the `safetensors` package); the key order is kept in the
+    file's metadata."""
     from safetensors.numpy import save_file  # optional dependency
 
-    save_file({k: np.ascontiguousarray(v) for k, v in _arrays(state).items()}, str(path))
+    arrays = {k: np.asarray(v, order="C") for k, v in _arrays(state).items()}
+    save_file(arrays, str(path), metadata={ORDER_KEY: json.dumps(list(arrays))})
 
 
 def safe_load(path: str | os.PathLike[str]) -> OrderedDict[str, Tensor]:
-    """Read a safetensors file as Tensors (needs the `safetensors` package)."""
-    from safetensors.numpy import load_file  # optional dependency
+    """Read a safetensors file as Tensors (needs the `safetensors` package), in the saved key order when the file
+    records one."""
+    from safetensors import safe_open  # optional dependency
 
-    return OrderedDict((k, Tensor(v)) for k, v in load_file(str(path)).items())
+    with safe_open(str(path), framework="np") as f:
+        keys = list(f.keys())
+        order = json.loads((f.metadata() or {}).get(ORDER_KEY, "[]"))
+        if sorted(order) == sorted(keys):
+            keys = order
+        return OrderedDict((k, Tensor(f.get_tensor(k))) for k in keys)
 
 
 __all__ = ["state_dict", "parameters", "load_state_dict", "save", "load", "safe_save", "safe_load"]

@@ -123,7 +123,7 @@ def test_backward_after_reading_values() -> None:
 
 def test_leaf_from_a_constant_gets_its_own_storage() -> None:
     # Tensor.zeros(...) is a shared constant until it gets storage: a gradient must reach only this leaf
-    w = Tensor.zeros(3, dtype=lazyarr.float64, requires_grad=True)
+    w = Tensor.zeros(3, dtype=lazyarr.float64).requires_grad_()
     other = Tensor.zeros(3, dtype=lazyarr.float64)
     ((w + other + 1) ** 2).sum().backward()
     np.testing.assert_array_equal(w.grad.numpy(), np.full(3, 2.0))

@@ -1,6 +1,7 @@
 """Neural-network ops as Tensor methods, built from existing ops so they fuse and get gradients for free: linear,
-conv2d (sliding windows made by movement ops, then a sum of products), pooling, normalisation, dropout, embedding and
-the losses. Numerics and signatures follow PyTorch; `lazyarr.nn.functional` exposes them under PyTorch's names.
+conv2d (a sum over kernel offsets of channel reductions of strided views), pooling, normalisation, dropout,
+embedding and the losses. Numerics and signatures follow PyTorch; `lazyarr.nn.functional` exposes them under
+PyTorch's names.
 """
 
 from __future__ import annotations
@@ -55,31 +56,20 @@ def _reduce_loss(loss: Tensor, reduction: str, denominator: Any = None) -> Tenso
     return total / denominator if denominator is not None else loss.mean()
 
 
-def _window_axis(x: Tensor, axis: int, k: int, s: int, d: int) -> Tensor:
-    """Replace `axis` (length L) by two axes (k, O): element [j, o] is x[o*s + j*d] (windows made by movement ops).
+def shifted_views(x: Tensor, kernel: Sequence[int], stride: Sequence[int], dilation: Sequence[int],
+                  out: Sequence[int]) -> list[Tensor]:
+    """For each kernel offset (row-major), the strided view of x's last two axes that the offset reads:
+    view[..., o1, o2] = x[..., o1*s1 + k1*d1, o2*s2 + k2*d2]. Each is a plain strided view (no copy, no index
+    division), so a convolution or pooling is a short sum of fused terms.
 
-    The axis is tiled and re-cut with a row length M = L*f + d, so row j starts j*d further along the original axis.
-    """
-    n = x.shape[axis]
-    out = (n - d * (k - 1) - 1) // s + 1
-    pre, post = x.shape[:axis], x.shape[axis + 1 :]
-    f = max(1, -(-(out * s - d) // n))
-    row = n * f + d
-    reps = -(-(k * row) // n)
-    x = x.reshape(*pre, 1, n, *post).expand(*pre, reps, n, *post).reshape(*pre, reps * n, *post)
-    x = x.shrink([(0, k * row) if i == axis else None for i in range(x.ndim)]).reshape(*pre, k, row, *post)
-    x = x.shrink([(0, out * s) if i == axis + 1 else None for i in range(x.ndim)]).reshape(*pre, k, out, s, *post)
-    return x.shrink([(0, 1) if i == axis + 2 else None for i in range(x.ndim)]).reshape(*pre, k, out, *post)
-
-
-def windows(x: Tensor, kernel: Sequence[int], stride: Sequence[int], dilation: Sequence[int]) -> Tensor:
-    """Sliding windows over the last len(kernel) axes: (..., *spatial) -> (..., *out_sizes, *kernel), a view."""
-    nsp = len(kernel)
-    lead = x.ndim - nsp
-    for i, (k, s, d) in enumerate(zip(kernel, stride, dilation)):
-        x = _window_axis(x, lead + 2 * i, k, s, d)
-    order = list(range(lead)) + [lead + 2 * i + 1 for i in range(nsp)] + [lead + 2 * i for i in range(nsp)]
-    return x.permute(order)
+    Callers pad x one element past what the last window reads: then no view's slice is the whole axis, every offset
+    builds the same ops (offsets are runtime arguments), and their gradient kernels compile once."""
+    views = []
+    (k1, k2), (s1, s2), (d1, d2), (o1, o2) = kernel, stride, dilation, out
+    for i in range(k1):
+        for j in range(k2):
+            views.append(x[..., i * d1 : i * d1 + s1 * (o1 - 1) + 1 : s1, j * d2 : j * d2 + s2 * (o2 - 1) + 1 : s2])
+    return views
 
 
 def _out_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
@@ -107,8 +97,8 @@ class NNMixin:
                dilation: Any = 1, groups: int = 1) -> Tensor:
         """2-D cross-correlation (PyTorch's `F.conv2d`): self (N, C, H, W) or (C, H, W), weight (O, C/groups, kH, kW).
 
-        `padding` is an int, a pair, 'valid' or 'same' (stride 1 only). Lowered to a sum of products over sliding
-        windows made by movement ops, so it fuses with what surrounds it.
+        `padding` is an int, a pair, 'valid' or 'same' (stride 1 only). Lowered to a sum over the kernel offsets of
+        channel reductions of strided views of the padded input: plain strided reads, fused with what surrounds it.
 
         Raises:
             ValueError: shapes that do not fit together, a kernel larger than the padded input, bad arguments.
@@ -136,22 +126,28 @@ class NNMixin:
                 raise ValueError(f"invalid padding string {padding!r}, should be one of 'valid' or 'same'")
         else:
             pads = [(p, p) for p in pair(padding, name="padding")]
-        x = self.pad([(0, 0), (0, 0), *pads])
+        x = self.pad([(0, 0), (0, 0), *[(b, a + 1) for b, a in pads]])  # +1: see shifted_views
         for size, k, dd, name in zip(x.shape[2:], (kh, kw), d, ("height", "width")):
-            if dd * (k - 1) + 1 > size:
+            if dd * (k - 1) + 2 > size:
                 raise ValueError(f"conv2d: kernel {name} {k} (dilation {dd}) is larger than the padded input ({size})")
-        win = windows(x, (kh, kw), s, d)  # (N, C, OH, OW, kh, kw)
-        oh, ow = win.shape[2], win.shape[3]
-        xw = win.reshape(n, groups, 1, cg, oh, ow, kh, kw)
-        wr = weight.cast(xw.dtype).reshape(1, groups, o // groups, cg, 1, 1, kh, kw)
-        out = (xw * wr).sum((3, 6, 7)).reshape(n, o, oh, ow)
+        oh, ow = [(size - dd * (k - 1) - 2) // ss + 1 for size, k, dd, ss in zip(x.shape[2:], (kh, kw), d, s)]
+        wc = weight.cast(x.dtype)
+        out = None
+        for i, view in enumerate(shifted_views(x, (kh, kw), s, d, (oh, ow))):
+            # one kernel offset: a matmul-shaped sum over the input channels of each group
+            xv = view.reshape(n, groups, 1, cg, oh, ow)
+            wv = wc[:, :, i // kw, i % kw].reshape(1, groups, o // groups, cg, 1, 1)
+            term = (xv * wv).sum(3)
+            out = term if out is None else out + term
+        assert out is not None
+        out = out.reshape(n, o, oh, ow)
         return out + bias.reshape(1, o, 1, 1) if bias is not None else out
 
     # ---- pooling ----
-    def _pool_windows(self: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool,
-                      fill: float, extra_fill: float | None = None) -> Tensor:
-        """Pooling windows (..., OH, OW, kH, kW) of the last two axes padded with `fill`; what a ceil_mode window
-        reads past the padding is `extra_fill` (default `fill`)."""
+    def _pool_views(self: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool,
+                    fill: float, extra_fill: float | None = None) -> list[Tensor]:
+        """The strided views (..., OH, OW) that each pooling-window offset reads, of the last two axes padded with
+        `fill`; what a ceil_mode window reads past the padding is `extra_fill` (default `fill`)."""
         if self.ndim not in (3, 4):
             raise ValueError(f"pooling expects a 3-D or 4-D input, got shape {self.shape}")
         k = pair(kernel_size, name="kernel_size")
@@ -166,14 +162,15 @@ class NNMixin:
         if min(outs) < 1:
             raise ValueError(f"pooling: output size {tuple(outs)} is too small for input {self.shape}")
         lead = [(0, 0)] * (self.ndim - 2)
-        x = self.pad(lead + [(pp, pp) for pp in p], value=fill)
-        # the span the windows read: ceil_mode may read past the padded input, floor mode may leave some unread
+        # ceil_mode windows may read past the padded input; +1: see shifted_views
         spans = [(o - 1) * ss + dd * (kk - 1) + 1 for o, ss, dd, kk in zip(outs, s, d, k)]
-        extra = [max(0, sp - n) for sp, n in zip(spans, x.shape[-2:])]
-        if any(extra):
-            x = x.pad(lead + [(0, e) for e in extra], value=fill if extra_fill is None else extra_fill)
-        x = x.shrink([None] * (self.ndim - 2) + [(0, sp) for sp in spans])
-        return windows(x, k, s, d)
+        extra = [max(0, sp - n - 2 * pp) + 1 for sp, n, pp in zip(spans, sizes, p)]
+        if extra_fill is None or extra_fill == fill:
+            x = self.pad(lead + [(pp, pp + e) for pp, e in zip(p, extra)], value=fill)
+        else:
+            x = self.pad(lead + [(pp, pp) for pp in p], value=fill)
+            x = x.pad(lead + [(0, e) for e in extra], value=extra_fill)
+        return shifted_views(x, k, s, d, outs)
 
     def max_pool2d(self: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                    ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
@@ -185,29 +182,34 @@ class NNMixin:
         if return_indices:
             raise NotImplementedError("max_pool2d(return_indices=True) is not supported")
         fill = -math.inf if self.dtype.is_float else dtypes.min_value(self.dtype)
-        win = self._pool_windows(kernel_size, stride, padding, dilation, ceil_mode, fill)
-        flat = win.reshape(*win.shape[:-2], -1)
-        kk = flat.shape[-1]
-        biggest = flat.max(-1, keepdims=True).detach()
-        hit = flat == biggest
-        if flat.dtype.is_float:
-            hit = hit | (flat != flat)
-        idx = self._new(UOp(Ops.IOTA, dtypes.int32, (), kk))
-        first = hit.where(idx, kk).min(-1, keepdims=True)
-        return (idx == first).where(flat, 0).sum(-1, dtype=flat.dtype)
+        views = self._pool_views(kernel_size, stride, padding, dilation, ceil_mode, fill)
+        biggest = views[0]
+        for v in views[1:]:
+            biggest = biggest.maximum(v)
+        biggest = biggest.detach()
+        # the offset of each window's first largest element (or first NaN), stored once so that neither the
+        # forward sum nor its gradient recomputes the whole window for every offset
+        first: Any = len(views)
+        for k in reversed(range(len(views))):
+            v = views[k]
+            hit = (v == biggest) | (v != v) if v.dtype.is_float else v == biggest
+            first = hit.where(k, first)
+        first = first.cast(dtypes.int32).contiguous()
+        # the offsets as views of an index tensor, not constants: the per-offset gradient kernels are all one kernel
+        offsets = type(self).arange(len(views), dtype=dtypes.int32, device=self.device)
+        return _sum([(first == offsets[k]).where(v, 0) for k, v in enumerate(views)])
 
     def avg_pool2d(self: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                    count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
         """2-D average pooling over the last two axes (PyTorch's `F.avg_pool2d`, same divisor rules)."""
         x = self if self.dtype.is_float else self.cast(dtypes.default_float)
-        win = x._pool_windows(kernel_size, stride, padding, 1, ceil_mode, 0.0)
-        total = win.sum((-2, -1))
+        total = _sum(x._pool_views(kernel_size, stride, padding, 1, ceil_mode, 0.0))
         if divisor_override is not None:
             return total / divisor_override
         # the divisor counts the window's elements inside the input (and inside the padding when count_include_pad)
         ones = x._new(UOp.const(1.0, x.dtype, (1, *x.shape[-2:])))
-        cnt = ones._pool_windows(kernel_size, stride, padding, 1, ceil_mode, float(count_include_pad), 0.0)
-        return total / cnt.sum((-2, -1))
+        count = _sum(ones._pool_views(kernel_size, stride, padding, 1, ceil_mode, float(count_include_pad), 0.0))
+        return total / count
 
     # ---- normalisation ----
     def layer_norm(self: Tensor, normalized_shape: Any, weight: Tensor | None = None, bias: Tensor | None = None,
@@ -430,6 +432,13 @@ def nll_weights_sum(target: Tensor, weight: Tensor, ignore_index: int) -> Tensor
     return hot.where(weight, 0).sum()
 
 
+def _sum(terms: list[Tensor]) -> Tensor:
+    out = terms[0]
+    for t in terms[1:]:
+        out = out + t
+    return out
+
+
 def _as_tensor(like: Tensor, x: Any) -> Tensor:
     return x if isinstance(x, type(like)) else type(like)(x, device=like.device)
 
@@ -447,4 +456,4 @@ def _check_targets(target: Tensor, n_classes: int, ignore_index: int) -> None:
         raise IndexError(f"Target {int(bad.flat[0])} is out of bounds for {n_classes} classes")
 
 
-__all__ = ["NNMixin", "windows", "pair", "assign_into"]
+__all__ = ["NNMixin", "shifted_views", "pair", "assign_into"]

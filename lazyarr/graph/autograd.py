@@ -78,7 +78,7 @@ def _permute_grad(g: UOp, ret: UOp) -> UOp:
 
 
 def _stride_grad(g: UOp, ret: UOp) -> UOp:
-    # out[i] = x[i*k]: spread g back with k-1 zeros after each element, then cut to x's length
+    # out[i] = x[i*k]: spread g back with k-1 zeros after each element, then cut to x's length (then stored)
     x = ret.src[0]
     for axis, k in enumerate(ret.arg):
         if k == 1:
@@ -88,7 +88,9 @@ def _stride_grad(g: UOp, ret: UOp) -> UOp:
         g = g.reshape(pre + (n, 1) + post)
         g = g.pad(tuple((0, k - 1) if i == axis + 1 else (0, 0) for i in range(g.ndim))).reshape(pre + (n * k,) + post)
         g = g.shrink(tuple((0, x.shape[axis]) if i == axis else (0, s) for i, s in enumerate(g.shape)))
-    return g
+    # stored: the spread is a view with an index division per axis, and pooling/convolution sum one such spread
+    # per kernel offset; recomputing them all inside one consumer makes a kernel too big to compile quickly
+    return UOp(Ops.CONTIGUOUS, g.dtype, (g,))
 
 
 def _reduce_grad(g: UOp, ret: UOp) -> UOp:

@@ -19,19 +19,26 @@ from lazyarr.graph.ops import Ops
 _parameters: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
 
 
-def Parameter(data: Any = None, requires_grad: bool = True) -> Tensor:  # noqa: N802 (PyTorch's name)
-    """A tensor a Module registers as a parameter: `data` (a Tensor or array-like; empty when None) with its own
-    storage, and `requires_grad` (default True).
+class _ParameterType(type):
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return is_parameter(obj)
 
-    lazyarr has one tensor type, so this returns a plain `Tensor`; when `data` is a realised Tensor it shares its
-    storage, as torch.nn.Parameter does.
+
+class Parameter(metaclass=_ParameterType):
+    """`Parameter(data=None, requires_grad=True)`: a tensor a Module registers as a parameter — `data` (a Tensor or
+    array-like; empty when None) with its own storage, and `requires_grad` (default True).
+
+    lazyarr has one tensor type, so this returns a plain `Tensor` (`isinstance(t, Parameter)` still tells parameters
+    apart); when `data` is a realised Tensor it shares its storage, as torch.nn.Parameter does.
     """
-    t = Tensor(np.zeros((0,), np.float32) if data is None else data)
-    if not _has_storage(t):
-        t = t.clone().realize()
-    t.requires_grad = requires_grad
-    _parameters[id(t)] = t
-    return t
+
+    def __new__(cls, data: Any = None, requires_grad: bool = True) -> Tensor:  # type: ignore[misc]
+        t = Tensor(np.zeros((0,), np.float32) if data is None else data)
+        if not _has_storage(t):
+            t = t.clone().realize()
+        t.requires_grad = requires_grad
+        _parameters[id(t)] = t
+        return t
 
 
 def is_parameter(t: Any) -> bool:

@@ -47,7 +47,6 @@ def f32(*shape: int) -> np.ndarray:
 CONV = {
     "plain": dict(stride=1, padding=1, dilation=1, groups=1),
     "strided_dilated_groups": dict(stride=(2, 1), padding=(1, 0), dilation=(1, 2), groups=2),
-    "same": dict(stride=1, padding="same", dilation=2, groups=1),
 }
 
 
@@ -59,23 +58,19 @@ def test_conv2d(name: str) -> None:
             f32(2, 4, 7, 6), f32(6, 4 // g, 3, 2), f32(6))
 
 
-def test_conv2d_unbatched_no_bias_non_contiguous_input() -> None:
+def test_conv2d_unbatched_same_no_bias_non_contiguous_input() -> None:
     x = f32(5, 6, 4)
-    compare(lambda x, w: x.permute(0, 2, 1).conv2d(w, stride=2),
-            lambda x, w: TF.conv2d(x.permute(0, 2, 1), w, stride=2), x, f32(3, 5, 2, 2))
+    compare(lambda x, w: x.permute(0, 2, 1).conv2d(w, padding="same", dilation=2),
+            lambda x, w: TF.conv2d(x.permute(0, 2, 1), w, padding="same", dilation=2), x, f32(3, 5, 2, 3))
 
 
 POOL = {
-    "max_k2": (lambda x: F.max_pool2d(x, 2), lambda x: TF.max_pool2d(x, 2)),
     "max_k3_s2_p1_ceil": (lambda x: F.max_pool2d(x, 3, 2, 1, ceil_mode=True),
                           lambda x: TF.max_pool2d(x, 3, 2, 1, ceil_mode=True)),
-    "max_dilated": (lambda x: F.max_pool2d(x, 2, 1, 0, dilation=2), lambda x: TF.max_pool2d(x, 2, 1, 0, dilation=2)),
     "avg_k3_s2_p1_ceil": (lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True),
                           lambda x: TF.avg_pool2d(x, 3, 2, 1, ceil_mode=True)),
     "avg_exclude_pad": (lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False),
                         lambda x: TF.avg_pool2d(x, 3, 2, 1, count_include_pad=False)),
-    "avg_divisor": (lambda x: F.avg_pool2d(x, 2, divisor_override=3),
-                    lambda x: TF.avg_pool2d(x, 2, divisor_override=3)),
 }
 
 
@@ -96,33 +91,22 @@ def test_max_pool_ties_send_the_gradient_to_the_first_max() -> None:
 
 
 def test_batchnorm2d_train_eval_and_running_stats() -> None:
-    lazyarr.Tensor.manual_seed(0)
     bn, tbn = nn.BatchNorm2d(3), torch.nn.BatchNorm2d(3)
     with torch.no_grad():
         tbn.weight.copy_(torch.tensor(f32(3)))
         tbn.bias.copy_(torch.tensor(f32(3)))
     bn.load_state_dict(tbn.state_dict())
-    for _ in range(2):
-        x = f32(4, 3, 5, 2) * 2 + 1
-        compare(lambda x, w, b: x.batch_norm(bn.running_mean, bn.running_var, w, b, True, 0.1, 1e-5,
-                                             bn.num_batches_tracked),
-                lambda x, w, b: TF.batch_norm(x, tbn.running_mean, tbn.running_var, w, b, True, 0.1, 1e-5),
-                x, bn.weight.numpy(), bn.bias.numpy())
-        tbn.num_batches_tracked += 1
+    for _ in range(2):  # the second step starts from updated running statistics
+        compare(bn, tbn, f32(4, 3, 5, 2) * 2 + 1)
+    np.testing.assert_allclose(bn.weight.grad.numpy(), tbn.weight.grad.numpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(bn.bias.grad.numpy(), tbn.bias.grad.numpy(), rtol=1e-4, atol=1e-5)
     sd, tsd = bn.state_dict(), tbn.state_dict()
     assert list(sd) == list(tsd)
     for k in sd:
         np.testing.assert_allclose(sd[k].numpy(), tsd[k].numpy(), rtol=1e-5, atol=1e-6, err_msg=k)
     bn.eval()
     tbn.eval()
-    x = f32(4, 3, 5, 2)
-    np.testing.assert_allclose(bn(Tensor(x)).numpy(), tbn(torch.tensor(x)).detach().numpy(), rtol=1e-5, atol=1e-5)
-
-
-def test_batchnorm1d_module_forward_backward() -> None:
-    bn, tbn = nn.BatchNorm1d(4), torch.nn.BatchNorm1d(4)
-    compare(lambda x: bn(x), lambda x: tbn(x), f32(6, 4))
-    np.testing.assert_allclose(bn.running_var.numpy(), tbn.running_var.numpy(), rtol=1e-5)
+    compare(bn, tbn, f32(4, 3, 5, 2))
 
 
 def test_layer_norm() -> None:
@@ -134,16 +118,12 @@ def test_layer_norm() -> None:
 
 ACT = {
     "sigmoid": (F.sigmoid, torch.sigmoid),
-    "silu": (F.silu, TF.silu),
-    "gelu": (F.gelu, TF.gelu),
     "gelu_tanh": (lambda x: F.gelu(x, "tanh"), lambda x: TF.gelu(x, approximate="tanh")),
     "softplus": (lambda x: F.softplus(x, 2.0, 5.0), lambda x: TF.softplus(x, 2.0, 5.0)),
     "elu": (F.elu, TF.elu),
-    "leaky_relu": (lambda x: F.leaky_relu(x, 0.2), lambda x: TF.leaky_relu(x, 0.2)),
     "hardtanh": (lambda x: F.hardtanh(x, -0.5, 0.5), lambda x: TF.hardtanh(x, -0.5, 0.5)),
     "logsigmoid": (F.logsigmoid, TF.logsigmoid),
     "softmax": (lambda x: F.softmax(x, 1), lambda x: TF.softmax(x, 1)),
-    "log_softmax": (lambda x: F.log_softmax(x, 0), lambda x: TF.log_softmax(x, 0)),
 }
 
 
@@ -168,12 +148,6 @@ LOSSES = {
                                   label_smoothing=0.2),
         lambda x: TF.cross_entropy(x, torch.tensor(np.where(TARGET == 2, -1, TARGET)), torch.tensor(WEIGHT),
                                    ignore_index=-1, label_smoothing=0.2)),
-    "ce_sum_smooth": (lambda x: F.cross_entropy(x, Tensor(TARGET), reduction="sum", label_smoothing=0.1),
-                      lambda x: TF.cross_entropy(x, torch.tensor(TARGET), reduction="sum", label_smoothing=0.1)),
-    "ce_none": (lambda x: F.cross_entropy(x, Tensor(TARGET), reduction="none"),
-                lambda x: TF.cross_entropy(x, torch.tensor(TARGET), reduction="none")),
-    "nll_weight": (lambda x: F.nll_loss(x.log_softmax(1), Tensor(TARGET), Tensor(WEIGHT)),
-                   lambda x: TF.nll_loss(x.log_softmax(1), torch.tensor(TARGET), torch.tensor(WEIGHT))),
 }
 
 
@@ -201,8 +175,6 @@ def test_regression_and_binary_losses() -> None:
     bin_y = (rng.random((4, 3)) > 0.5).astype(np.float32)
     pos = rng.uniform(0.5, 3, 3).astype(np.float32)
     compare(lambda x: F.mse_loss(x, Tensor(y)), lambda x: TF.mse_loss(x, torch.tensor(y)), f32(4, 3))
-    compare(lambda x: F.l1_loss(x, Tensor(y), reduction="sum"),
-            lambda x: TF.l1_loss(x, torch.tensor(y), reduction="sum"), f32(4, 3))
     compare(lambda x: F.binary_cross_entropy_with_logits(x, Tensor(bin_y), pos_weight=Tensor(pos)),
             lambda x: TF.binary_cross_entropy_with_logits(x, torch.tensor(bin_y), pos_weight=torch.tensor(pos)),
             f32(4, 3) * 30)

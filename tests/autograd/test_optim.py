@@ -62,9 +62,6 @@ OPTIONS = {
                         lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.8, nesterov=True, weight_decay=0.1)),
     "sgd_dampening": (lambda p: optim.SGD(p, lr=0.05, momentum=0.5, dampening=0.3),
                       lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.5, dampening=0.3)),
-    "sgd_plain": (lambda p: optim.SGD(p, lr=0.1), lambda p: torch.optim.SGD(p, lr=0.1)),
-    "adam_wd": (lambda p: optim.Adam(p, lr=0.02, betas=(0.8, 0.9), weight_decay=0.1),
-                lambda p: torch.optim.Adam(p, lr=0.02, betas=(0.8, 0.9), weight_decay=0.1)),
     "adamw": (lambda p: optim.AdamW(p, lr=0.02, weight_decay=0.5), lambda p: torch.optim.AdamW(p, lr=0.02,
                                                                                               weight_decay=0.5)),
 }

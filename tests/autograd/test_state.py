@@ -37,6 +37,11 @@ def test_registration_and_keys() -> None:
     assert [n for n, _ in net.named_buffers()] == ["bn.running_mean", "bn.running_var", "bn.num_batches_tracked"]
     assert state.parameters(net) == list(net.parameters())
     assert net.bn.num_batches_tracked.dtype == lazyarr.int64
+    assert isinstance(net.conv.weight, nn.Parameter) and not isinstance(net.bn.running_mean, nn.Parameter)
+    frozen = nn.Parameter(Tensor(np.ones(2, np.float32)), requires_grad=False)
+    net.frozen = frozen  # a Parameter registers even when it does not require grad
+    assert "frozen" in net.state_dict() and not frozen.requires_grad
+    del net.frozen
     net.eval()
     assert not net.bn.training and not net.head[1].training
     net.train()

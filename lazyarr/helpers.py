@@ -37,6 +37,8 @@ FLAGS: dict[str, Flag] = {
         Flag("SCHEDULE_CACHE", int, 1, "0: disable the in-process schedule cache."),
         Flag("PARALLEL_MIN", int, 1 << 16, "Elements a CPU kernel must cover before it is split across threads."),
         Flag("NULL", int, 0, "1: schedule and render kernels but do not compile or run them (kernel counting)."),
+        Flag("CUDA_LANES", int, 0, "Threads per output row of CUDA reductions (0: automatic; 1, 32 or a multiple of 32)."),
+        Flag("CUDA_CHECK", int, 0, "1: also render every CPU kernel as CUDA C and compile it with NVRTC (test mode)."),
     )
 }
 

@@ -1,9 +1,9 @@
 """Optimizers (PyTorch's SGD, Adam, AdamW numerics) that update parameters in place with `assign`.
 
-Each parameter's state (moments and a step counter) lives in one flat buffer, so a step is two fused kernels per
-parameter with state (state, then parameter) and one without. The learning rate is a float64 Tensor: changing it
-writes a buffer and recompiles nothing. Gradients (and the loss `backward()` was called on) are computed before any
-parameter is written, so the update never reads half-updated weights.
+Each parameter's state (moments and a step counter) lives in one buffer, one row per moment, so a step is two fused
+kernels per parameter with state (state, then parameter) and one without. The learning rate is a float64 Tensor:
+changing it writes a buffer and recompiles nothing. Gradients (and the loss `backward()` was called on) are computed
+before any parameter is written, so the update never reads half-updated weights.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.frontend.autograd import enable_grad, forget_history, take_pending
-from lazyarr.frontend.nn_ops import assign_into
 from lazyarr.frontend.tensor import Tensor
 
 
@@ -35,7 +34,7 @@ class ParamGroup(dict):
             if value < 0:
                 raise ValueError(f"Invalid learning rate: {value}")
             if hasattr(self, "lr_tensor"):
-                assign_into(self.lr_tensor, _scalar_buffer(value, self.lr_tensor.device))
+                self.lr_tensor.assign(_scalar_buffer(value, self.lr_tensor.device))
         super().__setitem__(key, value)
 
 
@@ -127,26 +126,38 @@ class Optimizer:
     def _update(self, p: Tensor, grad: Tensor, group: ParamGroup) -> list[Tensor]:
         raise NotImplementedError
 
-    def _state(self, p: Tensor, slots: int) -> tuple[Tensor, list[Tensor], Tensor]:
-        """(flat state buffer, `slots` views shaped like p, the step counter view) — zeros on first use."""
+    def _state(self, p: Tensor, slots: int, counter: bool) -> Tensor:
+        """p's state: a (slots, n [+ 1]) buffer, one row per slot (n = p.size) and, with `counter`, the step count at
+        [0, n]; zeros on first use."""
         st = self.state.get(id(p))
-        n = p.size
-        dt = dtypes.float32 if p.dtype is dtypes.float16 else p.dtype
         if st is None:
-            st = Tensor.zeros(slots * n + 1, dtype=dt, device=p.device).clone().realize()
+            dt = dtypes.float32 if p.dtype is dtypes.float16 else p.dtype
+            st = Tensor.zeros(slots, p.size + counter, dtype=dt, device=p.device).clone().realize()
             self.state[id(p)] = st
-        views = [st[i * n : (i + 1) * n].reshape(p.shape) for i in range(slots)]
-        return st, views, st[slots * n]
+        return st
 
     @staticmethod
-    def _write_state(st: Tensor, parts: list[Tensor], step: Tensor) -> tuple[list[Tensor], Tensor]:
-        """Assign the new state (parts and step) into `st`; returns views of it that read the written values."""
-        shapes = [t.shape for t in parts]
-        flat = [t.reshape(-1).cast(st.dtype) for t in parts] + [step.reshape(1).cast(st.dtype)]
-        assign_into(st, flat[0].cat(*flat[1:]))
-        n = parts[0].size if parts else 0
-        views = [st[i * n : (i + 1) * n].reshape(s) for i, s in enumerate(shapes)]
-        return views, st[len(parts) * n]
+    def _update_state(st: Tensor, grad: Tensor, rules: list[Callable[[Tensor, Tensor], Tensor]],
+                      shape: tuple[int, ...]) -> tuple[list[Tensor], Tensor | None]:
+        """Write row k of `st` as rules[k](row, grad) and add 1 to the step count (when st has one); returns views of
+        the rows (shaped `shape`) and of the count that read the written values.
+
+        Every rule sees the whole state at the position it writes, so the write reads nothing it overwrites
+        elsewhere and needs no copy first: one kernel per parameter."""
+        slots, width = st.shape
+        n = grad.size
+        g = grad.reshape(1, n).cast(st.dtype)
+        if width > n:
+            g = g.pad(((0, 0), (0, width - n)))
+        row = Tensor.arange(slots, device=st.device).reshape(slots, 1)
+        new = rules[-1](st, g)
+        for k in reversed(range(slots - 1)):
+            new = (row == k).where(rules[k](st, g), new)
+        if width > n:
+            col = Tensor.arange(width, device=st.device).reshape(1, width)
+            new = (col == n).where((row == 0).where(st + 1, 0), new)
+        st.assign(new.cast(st.dtype))
+        return [st[k, :n].reshape(shape) for k in range(slots)], (st[0, n] if width > n else None)
 
 
 class SGD(Optimizer):
@@ -168,15 +179,21 @@ class SGD(Optimizer):
         if group["weight_decay"]:
             g = g + pd * group["weight_decay"]
         out = []
-        mu = group["momentum"]
+        mu, damp = group["momentum"], group["dampening"]
         if mu:
-            st, (buf,), step = self._state(p, 1)
-            new_buf = (step == 0).where(g, buf * mu + g * (1 - group["dampening"]))
-            (buf,), _ = self._write_state(st, [new_buf], step + 1)
+            # the buffer starts at zero, so the first step gives buf = g, as PyTorch's; with dampening the first step
+            # needs the count (a read of another position: the state is copied before the write)
+            st = self._state(p, 1, counter=bool(damp))
+            if damp:
+                first = st[0, p.size] == 0
+                rule = lambda buf, gr: first.where(gr, buf * mu + gr * (1 - damp))
+            else:
+                rule = lambda buf, gr: buf * mu + gr
+            (buf,), _ = self._update_state(st, g, [rule], p.shape)
             g = g + buf * mu if group["nesterov"] else buf
             out.append(st)
         lr = group.lr_tensor.cast(p.dtype)
-        out.append(assign_into(p, pd + g * -lr))
+        out.append(p.assign((pd + g * -lr).cast(p.dtype)))
         return out
 
 
@@ -203,17 +220,17 @@ class Adam(Optimizer):
         g = -grad if group["maximize"] else grad
         if wd and not self.decoupled:
             g = g + pd * wd
-        st, (m, v), step = self._state(p, 2)
-        m1 = m + (g - m) * (1 - b1)
-        v1 = v * b2 + g * g * (1 - b2)
-        (m1, v1), step1 = self._write_state(st, [m1, v1], step + 1)
+        st = self._state(p, 2, counter=True)
+        rules = [lambda m, gr: m + (gr - m) * (1 - b1), lambda v, gr: v * b2 + gr * gr * (1 - b2)]
+        (m1, v1), step1 = self._update_state(st, g, rules, p.shape)
+        assert step1 is not None
         t = step1.cast(dtypes.float64)
         bias1 = 1 - Tensor(b1, dtype=dtypes.float64) ** t
         bias2_sqrt = (1 - Tensor(b2, dtype=dtypes.float64) ** t).sqrt()
         step_size = (lr64 / bias1).cast(p.dtype)
         denom = v1.sqrt() / bias2_sqrt.cast(p.dtype) + eps
         base = pd * (1 - lr64 * wd).cast(p.dtype) if wd and self.decoupled else pd
-        return [st, assign_into(p, base + (m1 / denom) * -step_size)]
+        return [st, p.assign((base + (m1 / denom) * -step_size).cast(p.dtype))]
 
 
 class AdamW(Adam):

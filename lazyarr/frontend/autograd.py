@@ -10,6 +10,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from lazyarr.frontend.inplace import own_buffer, realize_hooks
 from lazyarr.graph.autograd import compute_gradient
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.uop import UOp
@@ -77,13 +78,18 @@ class enable_grad(set_grad_enabled):  # noqa: N801 (PyTorch's name)
         super().__init__(True)
 
 
+def new_tensor(like: Tensor, u: UOp) -> Tensor:
+    """A new tensor holding `u` on like's device, in no array of like's (`like._new` would make a view of like)."""
+    return type(like)(u, device=like.device)
+
+
 def detach_uop(u: UOp) -> UOp:
     """`u` behind a DETACH node (gradients stop there; the scheduler removes it)."""
     return u if u.op is Ops.DETACH else UOp(Ops.DETACH, u.dtype, (u,))
 
 
 def grad_mode_uop(u: UOp) -> UOp:
-    """What a new tensor holds: `u`, detached when gradient tracking is off."""
+    """What a new computed (non-view) tensor holds: `u`, detached when gradient tracking is off."""
     return u if _GradMode.enabled or u.op in (Ops.CONST, Ops.IOTA) else detach_uop(u)
 
 
@@ -109,6 +115,23 @@ def take_pending() -> list[Tensor]:
 
 # realised value (a view of a buffer) -> the graph it was computed from, kept while a gradient could flow through it
 _history: weakref.WeakKeyDictionary[UOp, UOp] = weakref.WeakKeyDictionary()
+
+
+def _record_history(mapping: dict[UOp, UOp]) -> None:
+    """A realisation hook: for each computed graph through which a gradient could reach a leaf, remember the graph
+    under the value that replaces it in every live tensor."""
+    if not _GradMode.enabled:
+        return
+    leaves = _grad_leaf_uops()
+    if not leaves:
+        return
+    for graph, result in mapping.items():
+        if graph.op is not Ops.ASSIGN and graph is not result and graph not in leaves and \
+                result.op is not Ops.ASSIGN and _reaches_leaf(graph, leaves):
+            _history[result] = graph
+
+
+realize_hooks.append(_record_history)
 
 
 def forget_history() -> None:
@@ -146,6 +169,7 @@ class AutogradMixin:
 
     uop: UOp
     _requires_grad: bool | None
+    _group: Any
     grad: Tensor | None
 
     # ---- requires_grad ----
@@ -164,9 +188,15 @@ class AutogradMixin:
             return
         if not self.dtype.is_float:
             raise GradTypeError(f"only tensors of floating point dtype can require gradients, not {self.dtype.name}")
-        if not _is_storage(self.uop):
-            # a leaf needs its own storage: a lazy value (e.g. a broadcast constant) may be shared by other tensors
-            self.uop = self._new(UOp(Ops.CONTIGUOUS, self.dtype, (self.uop,), "clone")).realize().uop
+        # a leaf needs storage of its own: a lazy value (e.g. a broadcast constant) may be shared by other tensors,
+        # and optimizers write into the leaf in place
+        if not _is_storage(self.uop) or self._group is None or self._group.buffer is None:
+            if self._group is not None:
+                self._group.members.discard(self)
+                self._group = None
+            if not _is_storage(self.uop):
+                self.uop = self.clone().realize().uop
+            own_buffer(self)
         self._requires_grad = True
         _leaves[id(self)] = self
 
@@ -184,13 +214,6 @@ class AutogradMixin:
         """The graph gradients are taken through: realised values that came from graphs reaching a leaf are
         replaced by those graphs, so `y.numpy(); f(y).backward()` still reaches the leaves."""
         return with_history(self.uop)
-
-    def _keep_history(self: Tensor, realized: UOp) -> None:
-        """Called when realisation replaces this tensor's graph by `realized` (a view of a buffer): remember the
-        graph when a gradient could flow through it."""
-        if self._requires_grad is None and _GradMode.enabled and self.uop is not realized and \
-                _reaches_leaf(self.uop, _grad_leaf_uops()):
-            _history[realized] = self.uop
 
     # ---- backward ----
     def backward(self: Tensor, gradient: Any = None, retain_graph: bool | None = None, create_graph: bool = False,
@@ -220,7 +243,7 @@ class AutogradMixin:
             raise GradValueError("element 0 of tensors does not require grad and does not have a grad_fn")
         for u, g in grads.items():
             for t in leaves[u]:
-                gt = t._new(g if create_graph else detach_uop(g))
+                gt = new_tensor(t, g if create_graph else detach_uop(g))
                 t.grad = gt if t.grad is None else t.grad + gt
         add_pending(self)
 
@@ -247,7 +270,7 @@ class AutogradMixin:
             if not t.dtype.is_float:
                 raise GradTypeError(f"cannot take a gradient with respect to a tensor of dtype {t.dtype.name}")
         grads = compute_gradient(self._graph(), self._seed(gradient), {t.uop for t in targets})
-        return [t._new(grads[t.uop]) if t.uop in grads else t.zeros_like() for t in targets]
+        return [new_tensor(t, grads[t.uop]) if t.uop in grads else t.zeros_like() for t in targets]
 
 
 def _reaches_leaf(root: UOp, leaves: dict[UOp, list[Tensor]]) -> bool:

@@ -68,7 +68,7 @@ class CreationMixin:
         """An uninitialised tensor with its own storage (zero-filled here)."""
         dt = dtypes.to_dtype(dtype or dtypes.default_float)
         s = _shape(shape)
-        buf = Buffer(prod(s), dt, canonical_device(device, flag("DEVICE")), np.zeros(prod(s), dt.np_name))
+        buf = Buffer.from_numpy(np.zeros(prod(s), dt.np_name), dt, canonical_device(device, flag("DEVICE")))
         return cls(UOp(Ops.BUFFER, dt, (), buf).reshape(s), device=device)
 
     def zeros_like(self: Tensor, dtype: Any = None) -> Tensor:

@@ -246,13 +246,15 @@ def _normalize_index(t: Tensor, idx: Any) -> list[Any]:
         idx = (idx,)
     items: list[Any] = []
     for i in idx:
-        if isinstance(i, cls) and i.dtype.is_bool or isinstance(i, np.ndarray) and i.dtype == bool:
+        if isinstance(i, (bool, np.bool_)):
+            items.append(("bool0", bool(i)))  # a Python bool is a 0-d mask, not the integer 0 or 1
+        elif isinstance(i, cls) and i.dtype.is_bool or isinstance(i, np.ndarray) and i.dtype == bool:
             mask = i.numpy() if isinstance(i, cls) else i
             if mask.ndim == 0:
                 items.append(("bool0", bool(mask)))
             else:
                 items.extend(cls(a, device=t.device) for a in np.nonzero(mask))
-                items[-mask.ndim] = ("mask", mask.ndim, items[-mask.ndim])
+                items[-mask.ndim] = ("mask", mask.shape, items[-mask.ndim])
         elif isinstance(i, list) and any(isinstance(x, bool) for x in np.ravel(np.array(i, dtype=object))):
             return _normalize_index(t, tuple(items) + (np.array(i),) + idx[len(items) + 1 :])
         elif isinstance(i, (list, np.ndarray)):
@@ -273,9 +275,11 @@ def _getitem(t: Tensor, idx: Any) -> Tensor:
     items = _normalize_index(t, idx)
     # expand a mask marker into its index tensors
     flat: list[Any] = []
+    mask_shapes: dict[int, tuple[int, ...]] = {}  # first index tensor of a mask -> the mask's shape
     for i in items:
         if isinstance(i, tuple) and i and i[0] == "mask":
             flat.append(i[2])
+            mask_shapes[id(i[2])] = i[1]
         else:
             flat.append(i)
     consumed = sum(1 for i in flat if i is not None and i is not Ellipsis and not (isinstance(i, tuple) and i[0] == "bool0"))
@@ -315,6 +319,10 @@ def _getitem(t: Tensor, idx: Any) -> Tensor:
         elif isinstance(i, cls):
             if not (i.dtype.is_int):
                 raise IndexError("arrays used as indices must be of integer (or boolean) type")
+            mshape = mask_shapes.get(id(i))
+            if mshape is not None and x.shape[dim : dim + len(mshape)] != mshape:
+                raise IndexError(f"boolean index of shape {mshape} did not match the indexed array along axis {dim} "
+                                 f"(shape {x.shape[dim : dim + len(mshape)]})")
             adv.append((dim, i))
             dim += 1
         else:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lazyarr import dtypes
+from lazyarr.frontend.autograd import add_pending, new_tensor
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.uop import UOp
 from lazyarr.kernels.realize import capturing
@@ -28,21 +29,6 @@ def pair(x: Any, n: int = 2, name: str = "argument") -> tuple[int, ...]:
             raise ValueError(f"{name} must be an int or a tuple of {n} ints, got {x}")
         return tuple(int(v) for v in x)
     return (int(x),) * n
-
-
-def assign_into(target: Tensor, value: Tensor) -> Tensor:
-    """Write `value` (cast and broadcast to target) into `target`'s storage; returns target.
-
-    TEMPORARY FALLBACK until `Tensor.assign` (issue 3, branch `inplace`) lands on main: it builds the ASSIGN node the
-    scheduler already understands and realises it at once (a pending ASSIGN realised through another tensor's graph
-    would not be cleared from `target` and could be applied twice). Once `assign` exists this delegates to it; then
-    delete the fallback branch.
-    """
-    if hasattr(target, "assign"):
-        return target.assign(value)
-    v = value.cast(target.dtype).broadcast_to(target.shape)
-    target.uop = UOp(Ops.ASSIGN, target.dtype, (target.uop, v.uop))
-    return target.realize()
 
 
 def _reduce_loss(loss: Tensor, reduction: str, denominator: Any = None) -> Tensor:
@@ -207,7 +193,7 @@ class NNMixin:
         if divisor_override is not None:
             return total / divisor_override
         # the divisor counts the window's elements inside the input (and inside the padding when count_include_pad)
-        ones = x._new(UOp.const(1.0, x.dtype, (1, *x.shape[-2:])))
+        ones = new_tensor(x, UOp.const(1.0, x.dtype, (1, *x.shape[-2:])))
         count = _sum(ones._pool_views(kernel_size, stride, padding, 1, ceil_mode, float(count_include_pad), 0.0))
         return total / count
 
@@ -255,10 +241,13 @@ class NNMixin:
                 else:
                     factor = momentum
                 m, v = mean.detach().reshape(-1), var.detach().reshape(-1) * (count / (count - 1))
-                assign_into(running_mean, running_mean.detach() * (1 - factor) + m * factor)
-                assign_into(running_var, running_var.detach() * (1 - factor) + v * factor)
+                running_mean.assign((running_mean.detach() * (1 - factor) + m * factor).cast(running_mean.dtype))
+                running_var.assign((running_var.detach() * (1 - factor) + v * factor).cast(running_var.dtype))
+                add_pending(running_mean)  # computed by the next optimizer step at the latest
+                add_pending(running_var)
                 if num_batches_tracked is not None:
-                    assign_into(num_batches_tracked, num_batches_tracked.detach() + 1)
+                    num_batches_tracked.assign(num_batches_tracked.detach() + 1)
+                    add_pending(num_batches_tracked)
             out = centered * (var + eps).rsqrt()
         else:
             if running_mean is None or running_var is None:
@@ -299,7 +288,7 @@ class NNMixin:
             raise TypeError(f"one_hot is only applicable to index tensors, got {self.dtype.name}")
         if num_classes < 0:
             num_classes = int(self.max().item()) + 1 if self.size else 0
-        classes = self._new(UOp(Ops.IOTA, dtypes.int64, (), num_classes))
+        classes = new_tensor(self, UOp(Ops.IOTA, dtypes.int64, (), num_classes))
         return (self.unsqueeze(-1).cast(dtypes.int64) == classes).cast(dtypes.int64)
 
     # ---- losses ----
@@ -328,7 +317,7 @@ class NNMixin:
             raise ValueError(f"Expected target of shape {logp.shape[:1] + logp.shape[2:]}, got {tgt.shape}")
         _check_targets(tgt, n_cls, ignore_index)
         tgt = tgt.cast(dtypes.int64)
-        classes = self._new(UOp(Ops.IOTA, dtypes.int64, (), n_cls)).reshape([n_cls if i == 1 else 1
+        classes = new_tensor(self, UOp(Ops.IOTA, dtypes.int64, (), n_cls)).reshape([n_cls if i == 1 else 1
                                                                            for i in range(logp.ndim)])
         hot = tgt.unsqueeze(1) == classes
         valid = tgt != ignore_index
@@ -427,7 +416,7 @@ class NNMixin:
 def nll_weights_sum(target: Tensor, weight: Tensor, ignore_index: int) -> Tensor:
     """Sum of weight[target] over the targets that are not `ignore_index`."""
     n_cls = weight.shape[0]
-    classes = target._new(UOp(Ops.IOTA, dtypes.int64, (), n_cls))
+    classes = new_tensor(target, UOp(Ops.IOTA, dtypes.int64, (), n_cls))
     hot = (target.cast(dtypes.int64).unsqueeze(-1) == classes) & (target != ignore_index).unsqueeze(-1)
     return hot.where(weight, 0).sum()
 
@@ -456,4 +445,4 @@ def _check_targets(target: Tensor, n_classes: int, ignore_index: int) -> None:
         raise IndexError(f"Target {int(bad.flat[0])} is out of bounds for {n_classes} classes")
 
 
-__all__ = ["NNMixin", "shifted_views", "pair", "assign_into"]
+__all__ = ["NNMixin", "shifted_views", "pair"]

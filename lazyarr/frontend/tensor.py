@@ -6,8 +6,6 @@ error types. Topic modules (`elementwise`, `movement`, `reduce`, `creation`) att
 
 from __future__ import annotations
 
-import math
-import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -15,24 +13,22 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.graph.ops import GroupOp, Ops
-from lazyarr.graph.schedule import chain_view, strip_movement
-from lazyarr.graph.uop import UOp
-from lazyarr.helpers import flag, prod
-from lazyarr.kernels.device import Buffer, canonical_device
-from lazyarr.kernels.realize import realize_uops
 from lazyarr.frontend.autograd import AutogradMixin, detach_uop, grad_mode_uop
 from lazyarr.frontend.creation import CreationMixin
 from lazyarr.frontend.elementwise import ElementwiseMixin
+from lazyarr.frontend.inplace import InplaceMixin, all_tensors, is_realized, join_views, own_buffer, realize_tensors
 from lazyarr.frontend.movement import MovementMixin
 from lazyarr.frontend.nn_ops import NNMixin
 from lazyarr.frontend.reduce import ReduceMixin
+from lazyarr.graph.ops import GroupOp, Ops
+from lazyarr.graph.schedule import chain_view, strip_movement
+from lazyarr.graph.uop import UOp
+from lazyarr.graph.view import View
+from lazyarr.helpers import flag, prod
+from lazyarr.kernels.device import Buffer, canonical_device
 
-# every live Tensor, so a realised graph can repoint all tensors that share it
-all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
 
-
-class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, AutogradMixin, NNMixin):
+class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, AutogradMixin, NNMixin):
     """A lazy n-d array of `dtype` on `device` (tinygrad/PyTorch-style methods, NumPy-style dtypes and errors).
 
     `Tensor(data, dtype=None, device=None)` takes a Python scalar, a nested list/tuple, a NumPy array (any strides;
@@ -43,25 +39,29 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Autogr
         ValueError: ragged nested lists, or an unknown device.
     """
 
-    __slots__ = ("uop", "device", "_requires_grad", "grad", "_ctx", "__weakref__")
+    __slots__ = ("uop", "device", "_requires_grad", "grad", "_ctx", "_group", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, data: Any, dtype: Any = None, device: str | None = None, requires_grad: bool | None = None) -> None:
         dt = None if dtype is None else dtypes.to_dtype(dtype)
         if isinstance(data, Tensor):
             self.device = canonical_device(device, data.device)
-            uop = data.uop if dt is None else data.uop.cast(dt)
+            src = data if self.device == data.device else data.to(self.device)
+            uop = src.uop if dt is None else src.uop.cast(dt)
         elif isinstance(data, UOp):
             self.device = canonical_device(device, flag("DEVICE"))
             uop = data
         else:
             self.device = canonical_device(device, flag("DEVICE"))
-            uop = _uop_from_data(data, dt)
+            uop = _uop_from_data(data, dt, self.device)
         self.uop: UOp = uop
         self._requires_grad: bool | None = None
         self.grad: Tensor | None = None
         self._ctx: Any = None
+        self._group: Any = None  # the array this tensor views (see frontend/inplace.py)
         all_tensors.add(self)
+        if not isinstance(data, (Tensor, UOp)):
+            own_buffer(self)  # storage made from the data here belongs to this tensor
         if requires_grad is not None:
             self.requires_grad = requires_grad
 
@@ -101,21 +101,19 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Autogr
     def _new(self, uop: UOp) -> Tensor:
         """A tensor on the same device holding `uop`."""
         t = Tensor.__new__(Tensor)
-        t.uop, t.device, t._requires_grad, t.grad, t._ctx = grad_mode_uop(uop), self.device, None, None, None
+        t.uop, t.device, t._requires_grad, t.grad, t._ctx, t._group = uop, self.device, None, None, None, None
         all_tensors.add(t)
+        if uop is self.uop or uop.op in GroupOp.Movement:
+            join_views(self, t)  # a view: it sees writes to self's array (NumPy semantics)
+        else:
+            t.uop = grad_mode_uop(uop)  # computed under no_grad: detached
         return t
 
     # ---- realisation ----
     def realize(self, *others: Tensor) -> Tensor:
-        """Compute this tensor (and `others`) now, in one schedule; returns self. Views of buffers stay views."""
-        todo = [t for t in (self, *others) if not _is_realized(t.uop)]
-        if todo:
-            results = realize_uops([t.uop for t in todo])
-            becomes = {t.uop: r for t, r in zip(todo, results)}
-            for t in list(all_tensors):
-                if t.uop in becomes:
-                    t._keep_history(becomes[t.uop])
-                    t.uop = becomes[t.uop]
+        """Compute this tensor (and `others`) now, in one schedule, with every pending write they depend on; returns
+        self. Views of buffers stay views; every live tensor that shared the computed graphs now reads the result."""
+        realize_tensors((self, *others))
         return self
 
     def _buffer_view(self) -> tuple[Buffer, Any]:
@@ -143,11 +141,31 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Autogr
         if self.size == 0:
             return np.zeros(self.shape, dtype=self.dtype.np_name)
         buf, view = self._buffer_view()
-        base = buf.array
+        base = buf.numpy()
         item = base.itemsize
         out = np.lib.stride_tricks.as_strided(base[view.offset:], shape=view.shape,
                                               strides=tuple(s * item for s in view.strides))
         return out.copy()
+
+    def to(self, device: str) -> Tensor:
+        """This tensor on `device` ("CPU" or "CUDA"): itself when it is there already, else a realised copy.
+
+        Raises:
+            ValueError: an unknown device.
+            RuntimeError: CUDA without CuPy or without a usable GPU.
+        """
+        target = canonical_device(device, self.device)
+        if target == self.device:
+            return self
+        out = Tensor(self.numpy(), device=target)
+        out.requires_grad = self.requires_grad
+        return out
+
+    def cpu(self) -> Tensor:
+        return self.to("CPU")
+
+    def cuda(self) -> Tensor:
+        return self.to("CUDA")
 
     def tolist(self) -> Any:
         """The values as (nested) Python lists of Python scalars."""
@@ -218,27 +236,38 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Autogr
         return self.dtype.is_float
 
     def contiguous(self) -> Tensor:
-        """A tensor stored in C order when computed (an alias when it already is; see `clone` for a copy)."""
+        """A tensor stored in C order when computed. When this tensor already is a C-ordered view of storage, the
+        result is an alias (writes to either are seen by both, like `np.ascontiguousarray`); see `clone` for a copy."""
+        chain, base = strip_movement(self.uop)
+        if base.op in (Ops.BUFFER, Ops.ASSIGN) and _c_ordered(chain_view(chain, base.shape)):
+            return self._new(self.uop)
         return self._new(UOp(Ops.CONTIGUOUS, self.dtype, (self.uop,)))
 
     def clone(self) -> Tensor:
-        """A copy with its own storage."""
+        """A copy with its own storage, holding this tensor's value at the time of the call (later writes to this
+        tensor do not reach it, even before it is computed)."""
         return self._new(UOp(Ops.CONTIGUOUS, self.dtype, (self.uop,), "clone"))
 
     def detach(self) -> Tensor:
-        """The same values, outside the autograd graph."""
+        """The same values, outside the autograd graph (gradients stop here)."""
         return self._new(detach_uop(self.uop))
 
 
-def _is_realized(u: UOp) -> bool:
-    _, base = strip_movement(u)
-    return base.op is Ops.BUFFER or (base.op is Ops.CONST and u is base)
+def _c_ordered(v: Any) -> bool:
+    """True for a View without padding whose strides are C order (at any offset)."""
+    if v is None or v.mask is not None:
+        return False
+    expected = View.create(v.shape).strides
+    return all(n == 1 or s == e for n, s, e in zip(v.shape, v.strides, expected))
+
+
+_is_realized = is_realized
 
 
 # ---- building UOps from Python/NumPy data ----
 
 
-def _uop_from_data(data: Any, dt: DType | None) -> UOp:
+def _uop_from_data(data: Any, dt: DType | None, device: str = "CPU") -> UOp:
     if isinstance(data, (bool, int, float, np.number, np.bool_)):
         out_dt = dt or dtypes.scalar_dtype(data)
         value = data.item() if isinstance(data, np.generic) else data
@@ -246,13 +275,13 @@ def _uop_from_data(data: Any, dt: DType | None) -> UOp:
             raise OverflowError(f"Python integer {value} out of bounds for {out_dt.name}")
         return UOp.const(value, out_dt)
     if isinstance(data, np.ndarray):
-        return _from_numpy(data, dt or dtypes.from_numpy(data.dtype))
+        return _from_numpy(data, dt or dtypes.from_numpy(data.dtype), device)
     if isinstance(data, (list, tuple)):
         arr = _array_from_nested(data, dt)
-        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype))
+        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype), device)
     if hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
         arr = np.asarray(data)
-        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype))
+        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype), device)
     raise TypeError(f"cannot make a Tensor from {type(data).__name__}")
 
 
@@ -296,10 +325,10 @@ def _array_from_nested(data: Sequence[Any], dt: DType | None) -> np.ndarray:
     return arr.astype(dt.np_name)
 
 
-def _from_numpy(arr: np.ndarray, dt: DType) -> UOp:
+def _from_numpy(arr: np.ndarray, dt: DType, device: str = "CPU") -> UOp:
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"lazyarr does not support NumPy dtype {arr.dtype}")
-    buf = Buffer.from_numpy(np.array(arr, dtype=dt.np_name, order="C", copy=True), dt)
+    buf = Buffer.from_numpy(np.array(arr, dtype=dt.np_name, order="C", copy=True), dt, device)
     return UOp(Ops.BUFFER, dt, (), buf).reshape(arr.shape)
 
 

@@ -81,7 +81,7 @@ class Ops(Enum):
     # realisation control
     CONTIGUOUS = auto()  # materialise src into a new buffer when realised
     COPY = auto()  # copy src to another device (arg: device name)
-    ASSIGN = auto()  # src: (target view of a buffer, value); writes value into the target's storage
+    ASSIGN = auto()  # src: (target view of a storage, value); value: the whole storage after the write (its shape)
     GATHER = auto()  # src: (data, index); data is read at data-dependent positions (arg: GatherArg)
     DETACH = auto()  # src unchanged, but no gradient flows through it (removed before scheduling)
 

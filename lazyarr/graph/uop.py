@@ -190,13 +190,26 @@ def _infer_shape(op: Ops, src: tuple[UOp, ...], arg: Any) -> tuple[int, ...]:
         return _movement_shape(op, src[0].shape, arg)
     if op is Ops.REDUCE:
         return tuple(1 if i in arg.axes else s for i, s in enumerate(src[0].shape))
-    if op is Ops.ASSIGN or op is Ops.GATHER:
+    if op is Ops.ASSIGN:
+        return assign_storage(src[0]).shape  # the whole storage after the write
+    if op is Ops.GATHER:
         return src[1].shape
     shape = src[0].shape
     for s in src[1:]:
         if s.shape != shape:
             raise ValueError(f"{op.name} operands have shapes {shape} and {s.shape} (broadcast them first)")
     return shape
+
+
+def assign_storage(target: UOp) -> UOp:
+    """The storage node an ASSIGN target writes into: under its movement ops (and under a scatter's GATHER).
+
+    A target is a movement chain over a storage node (a BUFFER/PARAM, an earlier ASSIGN, or a value materialised
+    into a new buffer), or a GATHER whose data is such a chain (a scatter: data is written at the index positions).
+    """
+    while target.op in GroupOp.Movement or target.op is Ops.GATHER:
+        target = target.src[0]
+    return target
 
 
 def toposort(roots: list[UOp]) -> list[UOp]:

@@ -15,7 +15,7 @@ from lazyarr.graph import schedule as schedule_module
 from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import flag, prod
-from lazyarr.kernels import render_numba, runtime_numba
+from lazyarr.kernels import cuda_check, render_numba, runtime_cuda, runtime_numba
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.lower import Lowered, lower
 from lazyarr.kernels.stats import COUNTERS
@@ -38,17 +38,24 @@ class CompiledKernel:
     bytes_per_launch: int
 
 
-_kernels: dict[tuple[ScheduleItem, tuple[int, ...]], CompiledKernel] = {}
+_kernels: dict[tuple[ScheduleItem, tuple[int, ...], str], CompiledKernel] = {}
 
 
-def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...]) -> CompiledKernel:
-    """Lower, render and compile `item` (cached by the item and its buffers' sizes)."""
-    key = (item, buffer_sizes)
+def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = "CPU") -> CompiledKernel:
+    """Lower, render and compile `item` for `device` (cached by the item, its buffers' sizes and the device)."""
+    key = (item, buffer_sizes, device)
     if key in _kernels:
         return _kernels[key]
     low = lower(item)
-    source = render_numba.render(low.program, "kernel")
-    fn = None if flag("NULL") else runtime_numba.compile_source(source)
+    fn: Any
+    if device == "CUDA":
+        prog = runtime_cuda.build(low, buffer_sizes, compile=not flag("NULL"))
+        source, fn = prog.spec.source, None if flag("NULL") else prog
+    else:
+        source = render_numba.render(low.program, "kernel")
+        fn = None if flag("NULL") else runtime_numba.compile_source(source)
+        if flag("CUDA_CHECK"):
+            cuda_check.record(low, buffer_sizes)
     if flag("DEBUG") >= 2:
         print(source)
     out_bytes = prod(item.ast.src[0].shape) * item.ast.dtype.itemsize
@@ -77,36 +84,46 @@ class ExecItem:
             return
         low = k.lowered
         start = time.perf_counter()
-        runtime_numba.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args, low.program.parallel,
-                             low.outer_size, low.work)
-        elapsed = time.perf_counter() - start
+        if isinstance(k.fn, runtime_cuda.CudaProgram):
+            timed = runtime_cuda.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args)
+            elapsed = time.perf_counter() - start if timed is None else timed
+        else:
+            runtime_numba.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args, low.program.parallel,
+                                 low.outer_size, low.work)
+            elapsed = time.perf_counter() - start
         COUNTERS.kernel_time += elapsed
         if flag("DEBUG") >= 1:
             print(f"*** kernel {runtime_numba.kernel_name(k.source)[:11]} work {low.work:>10} "
                   f"{elapsed * 1e6:9.1f} us {k.bytes_per_launch / max(elapsed, 1e-9) / 1e9:7.2f} GB/s")
 
 
-def realize_uops(roots: list[UOp]) -> list[UOp]:
-    """Compute `roots` (graphs over BUFFER leaves); returns each root's value as a view of a BUFFER, or a constant."""
+def realize_uops(roots: list[UOp], device: str = "CPU") -> list[UOp]:
+    """Compute `roots` (graphs over BUFFER leaves) on `device`; returns each root's value as a view of a BUFFER, or a
+    constant. Raises ValueError when a root reads a buffer on another device."""
     norm, inputs = normalize(roots)
+    for b in inputs:
+        if b.device != device:
+            raise ValueError(f"a computation on {device} reads a tensor on {b.device}; move it with .to({device!r})")
     before = schedule_module.schedules_created
     sched = schedule(norm)
     COUNTERS.schedules_created += schedule_module.schedules_created - before
-    bufs = run_schedule(sched, inputs)
+    bufs = run_schedule(sched, inputs, device)
     return [_substitute(r, bufs) for r in sched.results]
 
 
-def run_schedule(sched: Schedule, inputs: list[Buffer]) -> list[Buffer]:
-    """Allocate the schedule's new buffers and launch its kernels in order; returns every buffer by index."""
+def run_schedule(sched: Schedule, inputs: list[Buffer], device: str | None = None) -> list[Buffer]:
+    """Allocate the schedule's new buffers on `device` (default: the inputs') and launch its kernels in order;
+    returns every buffer by index."""
+    device = device or (inputs[0].device if inputs else "CPU")
     bufs: list[Buffer] = []
     for b in sched.buffers:
         if isinstance(b, NewBuffer):
-            bufs.append(Buffer(b.size, b.dtype, inputs[0].device if inputs else "CPU"))
+            bufs.append(Buffer(b.size, b.dtype, device))
         else:
             bufs.append(inputs[b])
     for item in sched.items:
         item_bufs = [bufs[i] for i in item.bufs]
-        ExecItem(get_kernel(item, tuple(b.size for b in item_bufs)), item_bufs).run()
+        ExecItem(get_kernel(item, tuple(b.size for b in item_bufs), device), item_bufs).run()
     return bufs
 
 

@@ -11,7 +11,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from lazyarr.frontend.nn_ops import assign_into
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
 
@@ -255,7 +254,7 @@ class Module:
             raise StateDictError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
         for target, arr in values:
             src = arr if isinstance(arr, Tensor) else Tensor(np.array(arr), device=target.device)
-            assign_into(target, src.detach()).realize()
+            target.assign(src.detach().cast(target.dtype)).realize()
         return IncompatibleKeys(missing, unexpected)
 
     # ---- calling ----

@@ -195,7 +195,7 @@ class NNMixin:
         # the divisor counts the window's elements inside the input (and inside the padding when count_include_pad)
         ones = new_tensor(x, UOp.const(1.0, x.dtype, (1, *x.shape[-2:])))
         count = _sum(ones._pool_views(kernel_size, stride, padding, 1, ceil_mode, float(count_include_pad), 0.0))
-        return total / count
+        return total / count.contiguous()  # stored once, not recomputed by each offset's gradient
 
     # ---- normalisation ----
     def layer_norm(self: Tensor, normalized_shape: Any, weight: Tensor | None = None, bias: Tensor | None = None,

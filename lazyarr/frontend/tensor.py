@@ -26,6 +26,7 @@ from lazyarr.graph.uop import UOp
 from lazyarr.graph.view import View
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels.device import Buffer, canonical_device
+from lazyarr.kernels import realize as realize_module
 
 
 class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, AutogradMixin, NNMixin):
@@ -138,6 +139,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
 
     def numpy(self) -> np.ndarray:
         """The values as a NumPy array (a copy; realises the tensor)."""
+        _check_read("numpy()")
         if self.size == 0:
             return np.zeros(self.shape, dtype=self.dtype.np_name)
         buf, view = self._buffer_view()
@@ -169,10 +171,12 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
 
     def tolist(self) -> Any:
         """The values as (nested) Python lists of Python scalars."""
+        _check_read("tolist()")
         return self.numpy().tolist()
 
     def item(self) -> Any:
         """The single value of a 1-element tensor as a Python scalar (ValueError otherwise)."""
+        _check_read("item()")
         if self.size != 1:
             raise ValueError(f"can only convert a tensor of size 1 to a Python scalar, not shape {self.shape}")
         return self.numpy().reshape(()).item()
@@ -181,24 +185,32 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         return self.numpy()
 
     def __repr__(self) -> str:
+        if realize_module.capturing:  # printing inside a function being captured must not bake a value in
+            return f"<Tensor shape={self.shape} dtype={self.dtype.name} device={self.device!r} (captured by @jit)>"
         body = np.array2string(self.numpy(), separator=", ", prefix="Tensor(")
         return f"Tensor({body}, dtype={self.dtype.name}, device={self.device!r})"
 
     def __str__(self) -> str:
+        if realize_module.capturing:
+            return repr(self)
         return str(self.numpy())
 
     def __bool__(self) -> bool:
+        _check_read("bool()")
         if self.size != 1:
             raise ValueError("The truth value of a tensor with more than one element is ambiguous. Use a.any() or a.all()")
         return bool(self.item())
 
     def __float__(self) -> float:
+        _check_read("float()")
         return float(self.item())
 
     def __int__(self) -> int:
+        _check_read("int()")
         return int(self.item())
 
     def __index__(self) -> int:
+        _check_read("an index")
         if not self.dtype.is_int and not self.dtype.is_bool:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
@@ -251,6 +263,12 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
     def detach(self) -> Tensor:
         """The same values, outside the autograd graph (gradients stop here)."""
         return self._new(detach_uop(self.uop))
+
+
+def _check_read(what: str) -> None:
+    """Reading data while `@lazyarr.jit` captures a function raises JitError (the value would be frozen)."""
+    if realize_module.capturing:
+        realize_module.check_data_read(what)
 
 
 def _c_ordered(v: Any) -> bool:

@@ -1,7 +1,8 @@
 """Execution: normalized roots in, the schedule run on real buffers, the roots' results (over BUFFERs) out.
 
 Every kernel launch goes through `ExecItem.run`; while `capturing` is non-empty each launch is also handed to the
-capturers (the JIT), so this module never imports the JIT.
+capturers (the JIT), and the frontend asks them before it reads tensor data
+(`check_data_read`), so this module never imports the JIT.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, Protocol
 
 from lazyarr.graph.ops import Ops
 from lazyarr.graph import schedule as schedule_module
-from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule
+from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, chain_view, normalize, schedule, strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels import cuda_check, render_numba, runtime_cuda, runtime_numba
@@ -22,20 +23,34 @@ from lazyarr.kernels.stats import COUNTERS
 
 
 class Capturer(Protocol):
-    def add(self, item: ExecItem) -> None: ...
+    """What the JIT implements to watch execution while it captures a function."""
+
+    def add(self, item: ExecItem) -> None:
+        """A kernel launch (called before it runs; it still runs)."""
+
+    def on_data_read(self, what: str) -> None:
+        """Tensor data is about to be read on the host (`what`: e.g. "item()"); may raise to forbid it."""
 
 
 capturing: list[Capturer] = []
 
 
+def check_data_read(what: str) -> None:
+    """Tell the capturers that tensor data is being read (they raise `JitError` during a capture)."""
+    for c in capturing:
+        c.on_data_read(what)
+
+
 @dataclass
 class CompiledKernel:
-    """A lowered, rendered and compiled kernel with the runtime integer args of the shapes it was lowered for."""
+    """A lowered, rendered and compiled kernel with the runtime integer args of the shapes it was lowered for.
+    `full_write`: the kernel writes every element of its output buffer (slot 0)."""
 
     lowered: Lowered
     source: str
     fn: Any
     bytes_per_launch: int
+    full_write: bool
 
 
 _kernels: dict[tuple[ScheduleItem, tuple[int, ...], str], CompiledKernel] = {}
@@ -61,7 +76,10 @@ def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = 
     out_bytes = prod(item.ast.src[0].shape) * item.ast.dtype.itemsize
     in_bytes = sum(min(n.arg.size, prod(item.full_shape)) * n.dtype.itemsize
                    for n in item.ast.toposort() if n.op is Ops.PARAM and n.arg.slot != 0)
-    ck = CompiledKernel(low, source, fn, out_bytes + in_bytes)
+    chain, base = strip_movement(item.ast.src[0])
+    out_view = chain_view(chain, base.shape)
+    full = out_view is not None and out_view.contiguous and out_view.size == buffer_sizes[0]
+    ck = CompiledKernel(low, source, fn, out_bytes + in_bytes, full)
     _kernels[key] = ck
     return ck
 
@@ -76,6 +94,10 @@ class ExecItem:
     def run(self) -> None:
         for c in capturing:
             c.add(self)
+        self.execute()
+
+    def execute(self) -> None:
+        """Launch the kernel on `bufs` (counted in the stats; not seen by capturers)."""
         k = self.kernel
         COUNTERS.kernels_launched += 1
         COUNTERS.bytes_moved += k.bytes_per_launch

@@ -305,8 +305,8 @@ class _Scheduler:
                 else:
                     deps.add(base)
                 continue
-            if base.op is Ops.GATHER and base is not value:
-                if chain:  # the lowering indexes a fused gather at its own shape: a view of it must read a buffer
+            if base.op is Ops.GATHER:  # its data is read at computed positions: it must be stored
+                if chain and base is not value:  # the lowering indexes a fused gather at its own shape
                     deps.add(base)
                     continue
                 data = strip_movement(base.src[0])[1]

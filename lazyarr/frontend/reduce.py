@@ -37,9 +37,8 @@ class ReduceMixin:
         out = self._new(self.uop.reduce(op, axes))
         return out if keepdims else out.reshape(tuple(s for i, s in enumerate(self.shape) if i not in axes))
 
-    def sum(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
-        """Sum over `axis`. Small ints and bool accumulate in int64 (NumPy); float16 accumulates in float32."""
-        keepdims = keepdim if keepdim is not None else keepdims
+    def _accumulate(self: Tensor, op: Ops, axis: Any, keepdims: bool, dtype: Any) -> Tensor:
+        """sum/prod: small ints and bool accumulate in (u)int64 (NumPy); float16 accumulates in float32."""
         if dtype is not None:
             x = self.cast(dtype)
         elif self.dtype.is_bool or (self.dtype.is_int and self.dtype.itemsize < 8):
@@ -47,18 +46,15 @@ class ReduceMixin:
         else:
             x = self
         acc = x.cast(dtypes.float32) if x.dtype is dtypes.float16 else x
-        return acc._reduce(Ops.ADD, axis, keepdims).cast(x.dtype)
+        return acc._reduce(op, axis, keepdims).cast(x.dtype)
+
+    def sum(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
+        """Sum over `axis` (NumPy's accumulation dtypes; float16 accumulates in float32)."""
+        return self._accumulate(Ops.ADD, axis, keepdim if keepdim is not None else keepdims, dtype)
 
     def prod(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
-        keepdims = keepdim if keepdim is not None else keepdims
-        if dtype is not None:
-            x = self.cast(dtype)
-        elif self.dtype.is_bool or (self.dtype.is_int and self.dtype.itemsize < 8):
-            x = self.cast(dtypes.uint64 if self.dtype.is_unsigned else dtypes.int64)
-        else:
-            x = self
-        acc = x.cast(dtypes.float32) if x.dtype is dtypes.float16 else x
-        return acc._reduce(Ops.MUL, axis, keepdims).cast(x.dtype)
+        """Product over `axis` (NumPy's accumulation dtypes; float16 accumulates in float32)."""
+        return self._accumulate(Ops.MUL, axis, keepdim if keepdim is not None else keepdims, dtype)
 
     def max(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
         """Largest value (NaN propagates). ValueError for an empty reduction (NumPy: no identity)."""

@@ -273,25 +273,24 @@ def mlp_workload() -> Workload:
 
 
 def _lazy_mlp_step(d: dict[str, np.ndarray]) -> Callable[..., Any]:
-    """A lazyarr training step over Tensors (needs autograd: `backward` and `.grad`), SGD with momentum by assign."""
+    """A lazyarr training step (nn.Linear layers, cross-entropy, `backward`, optim.SGD with momentum), as PyTorch's."""
+    import lazyarr
     from lazyarr import Tensor
 
-    if not hasattr(Tensor, "backward") or not hasattr(Tensor, "assign"):
-        raise NotImplementedError("lazyarr has no autograd/assign on this branch")
-    params = {k: Tensor(d[k], requires_grad=True).realize() for k in ("w1", "b1", "w2", "b2")}
-    vel = {k: Tensor(np.zeros_like(d[k])).realize() for k in params}
-    onehot = Tensor(np.eye(MLP_OUT, dtype=F32)[d["y"]]).realize()
+    if not hasattr(lazyarr, "nn") or not hasattr(lazyarr, "optim"):
+        raise NotImplementedError("lazyarr has no nn/optim on this branch")
+    nn = lazyarr.nn
+    model = nn.Sequential(nn.Linear(MLP_IN, MLP_HIDDEN), nn.ReLU(), nn.Linear(MLP_HIDDEN, MLP_OUT))
+    model.load_state_dict({"0.weight": Tensor(d["w1"].T.copy()), "0.bias": Tensor(d["b1"]),
+                           "2.weight": Tensor(d["w2"].T.copy()), "2.bias": Tensor(d["b2"])})
+    opt = lazyarr.optim.SGD(model.parameters(), lr=MLP_LR, momentum=MLP_MOMENTUM)
 
-    def step(x: Any) -> Any:
-        p = params
-        logits = (x @ p["w1"] + p["b1"]).relu() @ p["w2"] + p["b2"]
-        loss = -(logits.log_softmax(1) * onehot).sum(1).mean()
+    def step(x: Any, y: Any) -> Any:
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
         loss.backward()
-        for k, t in p.items():
-            vel[k].assign(vel[k] * MLP_MOMENTUM + t.grad)
-            t.assign(t.detach() - vel[k] * MLP_LR)
-            t.grad = None
-        return _realize(loss, *p.values(), *vel.values())[0]
+        opt.step()
+        return loss
 
     return step
 
@@ -299,16 +298,16 @@ def _lazy_mlp_step(d: dict[str, np.ndarray]) -> Callable[..., Any]:
 def _lazy_mlp(d: dict[str, np.ndarray], lib: Any) -> Callable[[], Any]:
     from lazyarr import Tensor
 
-    step, x = _lazy_mlp_step(d), Tensor(d["x"]).realize()
-    return lambda: step(x)
+    step, x, y = _lazy_mlp_step(d), Tensor(d["x"]).realize(), Tensor(d["y"]).realize()
+    return lambda: step(x, y).realize()
 
 
 def _lazy_mlp_jit(d: dict[str, np.ndarray], lib: Any) -> Callable[[], Any]:
     import lazyarr
     from lazyarr import Tensor
 
-    step, x = lazyarr.jit(_lazy_mlp_step(d)), Tensor(d["x"]).realize()
-    return lambda: step(x)
+    step, x, y = lazyarr.jit(_lazy_mlp_step(d)), Tensor(d["x"]).realize(), Tensor(d["y"]).realize()
+    return lambda: step(x, y)
 
 
 def _torch_mlp(d: dict[str, np.ndarray], compiled: Any) -> Callable[[], Any]:

@@ -204,8 +204,8 @@ class MatmulAxes:
 
 
 def _varies(u: UOp, axis: int) -> bool | None:
-    """Whether elementwise `u` (over views of leaves) depends on the index along `axis`; None when it is not such a
-    graph (it reads a reduction, a gather, or a view that is not a single strided View)."""
+    """Whether `u` depends on the index along `axis`, judged from its elementwise graph down to the views it reads
+    (of leaves, or of anything else: a reduction, a gather); None when such a view is not a single strided View."""
     found, seen, stack = False, set(), [u]
     while stack:
         n = stack.pop()
@@ -216,7 +216,7 @@ def _varies(u: UOp, axis: int) -> bool | None:
             stack.extend(n.src)
             continue
         chain, base = strip_movement(n)
-        v = chain_view(chain, base.shape) if base.op in GroupOp.Leaf else None
+        v = chain_view(chain, base.shape)
         if v is None:
             return None
         found = found or v.strides[axis] != 0 or (v.mask is not None and v.mask[axis] != (0, v.shape[axis]))
@@ -277,6 +277,34 @@ def _split_reduce(x: UOp) -> UOp | None:
     return None
 
 
+def _stage_shared_matmul_operands(roots: list[UOp]) -> list[UOp]:
+    """`roots` where a matmul operand computed by work that other computations share (a layer's activation, a
+    gradient) is stored (CONTIGUOUS) before it is broadcast into the product: otherwise the push-down of that
+    broadcast copies the shared work out to the product's full (batch, in, out) shape. An operand only the product
+    reads stays fused (the gemm kernel computes it into operand scratch). Decided on the graph as given."""
+    users: dict[UOp, set[UOp]] = {}  # node -> the computations that read it (through any views)
+    order = toposort(list(roots))
+    for n in order:
+        if n.op not in GroupOp.Movement:
+            for src in n.src:
+                users.setdefault(strip_movement(src)[1], set()).add(n)
+    staged: set[UOp] = set()
+    for n in order:
+        if matmul_axes(n) is not None:
+            for operand in n.src[0].src:
+                base = strip_movement(operand)[1]
+                if base.op not in GroupOp.Leaf and base.op not in (Ops.CONTIGUOUS, Ops.ASSIGN) \
+                        and len(users.get(base, ())) >= 2:
+                    staged.add(base)
+    if not staged:
+        return roots
+    memo: dict[UOp, UOp] = {}
+    for n in order:
+        new = UOp(n.op, n.dtype, tuple(memo[s] for s in n.src), n.arg) if n.src else n
+        memo[n] = UOp(Ops.CONTIGUOUS, n.dtype, (new,)) if n in staged else new
+    return [memo[r] for r in roots]
+
+
 # long reductions into few outputs become two reductions (partial results per row of a split axis, then those)
 split_reductions = PatternMatcher([
     (UPat(Ops.REDUCE, name="x"), _split_reduce),  # reduce(x, big) -> reduce(reduce(x reshaped, per row), rows)
@@ -286,10 +314,11 @@ split_reductions = PatternMatcher([
 class _Scheduler:
     def __init__(self, roots: tuple[UOp, ...]) -> None:
         memo: dict[UOp, UOp] = {}
+        views = [_root_view(r) for r in roots]
+        bases = [graph_rewrite(graph_rewrite(b, symbolic, "symbolic", {}), split_reductions, "split") for _, b in views]
+        bases = _stage_shared_matmul_operands(bases)
         self.roots = []
-        for r in roots:
-            chain, base = _root_view(r)
-            b = graph_rewrite(graph_rewrite(base, symbolic, "symbolic", {}), split_reductions, "split")
+        for (chain, _), b in zip(views, bases):
             b = graph_rewrite(graph_rewrite(b, pushdown, "pushdown", memo), symbolic, "symbolic")
             for mv in reversed(chain):
                 b = UOp(mv.op, mv.dtype, (b,), mv.arg)
@@ -512,7 +541,8 @@ class _Scheduler:
                 continue
             chain, base = strip_movement(n)
             if base.op is Ops.REDUCE and base is not value:
-                if fits(base, n.shape, chain):
+                # a reduction stored anyway (several users) is read from its buffer, not fused into this loop space
+                if base not in self.buffer_of and not self.must_materialize(base) and fits(base, n.shape, chain):
                     stack.extend(base.src)
                 else:
                     deps.add(base)

@@ -270,3 +270,29 @@ def test_results_of_one_realize_share_one_elementwise_kernel() -> None:
         y.realize(z)
     np.testing.assert_array_equal(z.numpy(), s * 2 + 1)
     np.testing.assert_array_equal(y.numpy(), s * 2)
+
+
+def test_training_step_matmuls_never_store_the_product() -> None:
+    # forward and backward matmuls of a small MLP all run as BLAS calls: no kernel writes a (batch, in, out) product
+    b, i, h, o = 64, 32, 48, 10
+    x = Tensor(rng.standard_normal((b, i)).astype(np.float32)).realize()
+    w1 = Tensor((rng.standard_normal((i, h)) / 6).astype(np.float32), requires_grad=True).realize()
+    w2 = Tensor((rng.standard_normal((h, o)) / 7).astype(np.float32), requires_grad=True).realize()
+    onehot = Tensor(np.eye(o, dtype=np.float32)[rng.integers(0, o, b)]).realize()
+    loss = -((x @ w1).relu() @ w2).log_softmax(1).mul(onehot).sum(1).mean()
+    loss.backward()
+    norm, _ = normalize([loss.uop, w1.grad.uop, w2.grad.uop])
+    for item in schedule(norm).items:
+        assert all(out.src[0].size not in (b * i * h, b * h * o) for out in item.outputs)  # no stored product
+        if len(item.full_shape) == 3:
+            assert lower(item, blas=True).program.body and "np.dot(" in render_numba.render(
+                lower(item, blas=True).program, "kernel")
+    loss.realize(w1.grad, w2.grad)
+    xn, w1n, w2n = x.numpy(), w1.numpy(), w2.numpy()
+    hid = np.maximum(xn @ w1n, 0)
+    logits = hid @ w2n
+    p = np.exp(logits - logits.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    g = (p - onehot.numpy()) / b
+    np.testing.assert_allclose(w2.grad.numpy(), hid.T @ g, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(w1.grad.numpy(), xn.T @ ((g @ w2n.T) * (hid > 0)), rtol=1e-4, atol=1e-6)

@@ -27,16 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def emulated() -> Iterator[EmulatorBackend]:
-    backend = EmulatorBackend(order="shuffle")
-    previous = runtime_cuda.set_backend(backend)
-    try:
-        yield backend
-    finally:
-        runtime_cuda.set_backend(previous)
-
-
-@pytest.fixture
 def no_backend() -> Iterator[None]:
     previous = runtime_cuda.set_backend(None)
     try:

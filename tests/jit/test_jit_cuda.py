@@ -3,29 +3,16 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 import lazyarr
 from lazyarr import Tensor
-from lazyarr.kernels import runtime_cuda
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "cuda"))
 
 from emu_backend import EmulatorBackend  # noqa: E402
-
-
-@pytest.fixture
-def emulated() -> Iterator[EmulatorBackend]:
-    backend = EmulatorBackend(order="shuffle")
-    previous = runtime_cuda.set_backend(backend)
-    try:
-        yield backend
-    finally:
-        runtime_cuda.set_backend(previous)
 
 
 def test_jit_on_cuda_replays_with_fresh_outputs_and_rng(emulated: EmulatorBackend) -> None:

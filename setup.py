@@ -1,4 +1,4 @@
-"""Installs lazyarr (`pip install -e .`; extras: test, cuda, examples, bench, dev). Tool config is in pyproject.toml."""
+"""Installs lazyarr (`pip install -e .`; extras: test, cuda, examples, bench, blas). Tool config is in pyproject.toml."""
 
 from setuptools import find_packages, setup
 
@@ -13,9 +13,10 @@ setup(
     install_requires=["numpy>=1.26", "numba>=0.60"],
     extras_require={
         "test": ["pytest>=8", "hypothesis>=6.100", "pytest-benchmark>=4", "pytest-timeout>=2.3", "pytest-xdist>=3.5",
-                 "nvidia-cuda-nvrtc-cu12==12.9.86", "safetensors>=0.4", "ruff>=0.5"],
+                 "nvidia-cuda-nvrtc-cu12==12.9.86", "safetensors>=0.4", "ruff>=0.5", "scipy>=1.10"],
+        "blas": ["scipy>=1.10"],
         "cuda": ["cupy-cuda12x>=13"],
-        "examples": ["scikit-learn>=1.3", "tqdm>=4.60"],
-        "bench": ["pytest-benchmark>=4", "matplotlib>=3.7", "numexpr>=2.8"],
+        "examples": ["scikit-learn>=1.3", "tqdm>=4.60", "scipy>=1.10"],
+        "bench": ["pytest-benchmark>=4", "matplotlib>=3.7", "numexpr>=2.8", "scipy>=1.10"],
     },
 )

@@ -36,6 +36,8 @@ FLAGS: dict[str, Flag] = {
         Flag("VERIFY", int, 0, "1: run the graph verifier on every scheduled graph (on in the test suite)."),
         Flag("SCHEDULE_CACHE", int, 1, "0: disable the in-process schedule cache."),
         Flag("PARALLEL_MIN", int, 1 << 16, "Elements a CPU kernel must cover before it is split across threads."),
+        Flag("BLAS", int, 1, "1: CPU matmul kernels call BLAS through Numba's np.dot when SciPy is installed (Numba "
+             "needs it for BLAS); 0, or no SciPy: matmuls are plain fused loops (same results, slower)."),
         Flag("NULL", int, 0, "1: schedule and render kernels but do not compile or run them (kernel counting)."),
         Flag("JIT", int, 1, "0: @lazyarr.jit runs functions eagerly; 1: capture and replay (CPU: one batched native "
              "driver per replay); 2: replay with a Python loop over the captured launches."),

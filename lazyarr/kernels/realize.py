@@ -71,7 +71,7 @@ class _KernelCache(dict):  # type: ignore[type-arg]
         _plans.clear()
 
 
-_kernels: dict[tuple[ScheduleItem, tuple[int, ...], str], CompiledKernel] = _KernelCache()
+_kernels: dict[tuple[ScheduleItem, tuple[int, ...], str, bool], CompiledKernel] = _KernelCache()
 
 
 def _out_slot(out: UOp) -> int:
@@ -82,7 +82,8 @@ def _out_slot(out: UOp) -> int:
 
 def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = "CPU") -> CompiledKernel:
     """Lower, render and compile `item` for `device` (cached by the item, its buffers' sizes and the device)."""
-    key = (item, buffer_sizes, device)
+    blas = device == "CPU" and runtime_numba.blas_available()
+    key = (item, buffer_sizes, device, blas)
     if key in _kernels:
         return _kernels[key]
     fn: Any
@@ -91,7 +92,7 @@ def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = 
         prog = runtime_cuda.build(low, buffer_sizes, compile=not flag("NULL"))
         source, fn = prog.spec.source, None if flag("NULL") else prog
     else:
-        low = lower(item, blas=True)
+        low = lower(item, blas=blas)
         source = render_numba.render(low.program, "kernel")
         fn = None if flag("NULL") else runtime_numba.compile_source(source)
         if flag("CUDA_CHECK"):

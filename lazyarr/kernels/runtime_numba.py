@@ -123,6 +123,20 @@ def _import(name: str, source: str, path: str) -> tuple[Callable[..., None], boo
     return fn, hits > 0
 
 
+@functools.cache
+def _scipy_installed() -> bool:
+    try:
+        return importlib.util.find_spec("scipy") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def blas_available() -> bool:
+    """Whether CPU kernels may call BLAS (`np.dot` inside Numba): LAZYARR_BLAS is on and SciPy is installed (Numba
+    reaches BLAS only through scipy.linalg.cython_blas). Without it a matmul is an ordinary loop kernel."""
+    return bool(flag("BLAS")) and _scipy_installed()
+
+
 def num_threads() -> int:
     """Threads for large kernels: LAZYARR_NUM_THREADS, else Numba's thread count (`numba.set_num_threads` once
     Numba's threading layer is running, else NUMBA_NUM_THREADS, which defaults to the number of cores)."""

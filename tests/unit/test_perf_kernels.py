@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import subprocess
 import sys
+import textwrap
 
 import numpy as np
 import pytest
 
 import lazyarr
-from lazyarr import Tensor
+from lazyarr import Context, Tensor
 from lazyarr.graph.schedule import normalize, schedule
-from lazyarr.kernels import render_numba
+from lazyarr.kernels import render_numba, runtime_numba
 from lazyarr.kernels.lower import lower
 from tests.helpers import assert_matches, kernel_count
 
@@ -153,7 +155,8 @@ def _fresh_asm(source: str, tmp_path, name: str) -> str:  # noqa: ANN001
 def _sources(fn) -> list[str]:  # noqa: ANN001
     """The rendered kernels that realising `fn()` runs."""
     norm, _ = normalize([fn().uop])
-    return [render_numba.render(lower(item, blas=True).program, "kernel") for item in schedule(norm).items]
+    blas = runtime_numba.blas_available()
+    return [render_numba.render(lower(item, blas=blas).program, "kernel") for item in schedule(norm).items]
 
 
 def test_chain_and_softmax_kernels_are_packed_simd(tmp_path) -> None:  # noqa: ANN001
@@ -177,6 +180,31 @@ def test_matmul_shapes_match_numpy_fused_and_unfused(sa: tuple[int, ...], sb: tu
     fused, unfused = both_ways(lambda x, y: x @ y, a, b)
     np.testing.assert_array_equal(fused, unfused)
     np.testing.assert_allclose(fused, a @ b, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("sa,sb", MATMULS[:2] + MATMULS[4:5])
+def test_matmul_without_blas_is_a_loop_kernel_with_numpy_values(sa: tuple[int, ...], sb: tuple[int, ...]) -> None:
+    a, b = rng.standard_normal(sa).astype(np.float32), rng.standard_normal(sb).astype(np.float32)
+    with Context(BLAS=0):
+        (src,) = _sources(lambda: Tensor(a) @ Tensor(b))
+        out = (Tensor(a) @ Tensor(b)).numpy()
+    assert "np.dot(" not in src
+    np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-5)
+
+
+def test_matmul_and_cumsum_work_when_scipy_is_not_installed() -> None:
+    # Numba calls BLAS only through SciPy, which is not a dependency: without it matmuls must still compile and run
+    script = textwrap.dedent("""
+        import sys
+        sys.modules["scipy"] = None  # import scipy now raises ImportError, as when it is not installed
+        import numpy as np, lazyarr
+        a = np.arange(12, dtype=np.float32).reshape(3, 4); b = np.arange(8, dtype=np.float32).reshape(4, 2)
+        np.testing.assert_allclose((lazyarr.Tensor(a) @ lazyarr.Tensor(b)).numpy(), a @ b)
+        np.testing.assert_allclose(lazyarr.Tensor(a).cumsum(1).numpy(), a.cumsum(1))
+        print("ok")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
 
 
 def test_matmul_views_dtypes_and_fused_epilogue() -> None:

@@ -132,6 +132,8 @@ def apply_movement(v: View, mv: UOp) -> View | None:
         return v.pad(mv.arg)
     if mv.op is Ops.STRIDE:
         return v.stride(mv.arg)
+    if mv.op is Ops.DETACH:
+        return v
     return v.flip(mv.arg)
 
 

@@ -45,3 +45,64 @@ def check_op(fn: Callable[..., Any], *arrays: np.ndarray, ref: Callable[..., Any
     """Run `fn` on Tensors made from `arrays` and on the arrays themselves (or `ref`), and compare."""
     expected = (ref or fn)(*arrays)
     assert_matches(fn(*[Tensor(a) for a in arrays]), expected, **kw)
+
+
+# ---- op-test data: dtypes, shapes, value pools and non-contiguous layouts ----
+
+DTYPES = ("float32", "float64", "int32", "int64", "bool")
+SHAPES = ((), (0,), (1,), (7,), (3, 5), (2, 3, 4))
+_FLOAT_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 1.0, -1.0, 3.0]
+
+
+def pool(dtype: str, n: int = 24, seed: int = 0, special: bool = True, low: float = -9, high: float = 9) -> np.ndarray:
+    """`n` test values of `dtype`: special values first (NaN, infinities, signed zeros, halves) when `special`, then
+    seeded random values in [low, high] (bools alternate)."""
+    rng = np.random.default_rng(seed)
+    if dtype == "bool":
+        return rng.random(n) < 0.5
+    if np.dtype(dtype).kind == "f":
+        rand = rng.uniform(low, high, n)
+        vals = np.array(_FLOAT_SPECIALS + list(rand))[:n] if special else rand
+        return vals.astype(dtype)
+    ints = rng.integers(int(low), int(high) + 1, n)
+    if special:
+        ints[: min(n, 4)] = [0, 1, -1, 2][: min(n, 4)] if np.dtype(dtype).kind == "i" else [0, 1, 2, 3][: min(n, 4)]
+    return ints.astype(dtype)
+
+
+def sample(dtype: str, shape: tuple[int, ...], seed: int = 0, **kw: Any) -> np.ndarray:
+    """A C-ordered array of `shape` from `pool` (the same values for every shape of one seed)."""
+    size = int(np.prod(shape))
+    return pool(dtype, max(size, 1), seed, **kw)[:size].reshape(shape)
+
+
+# non-contiguous layouts: a base shape and the view taken of it (the same expression works on NumPy and lazyarr)
+LAYOUTS: dict[str, tuple[tuple[int, ...], Callable[[Any], Any]]] = {
+    "transposed": ((5, 3), lambda a: a.T),
+    "stepped": ((3, 10), lambda a: a[:, 1::3]),
+    "negative": ((3, 5), lambda a: a[::-1, ::-1]),
+    "neg_stepped": ((11,), lambda a: a[::-2]),
+}
+
+
+def layout_inputs(dtype: str, seed: int = 0, **kw: Any) -> Iterator[tuple[str, np.ndarray, Tensor]]:
+    """(name, NumPy view, lazyarr view of the same values) for every contiguous shape and non-contiguous layout."""
+    for shape in SHAPES:
+        a = sample(dtype, shape, seed, **kw)
+        yield f"shape{shape}", a, Tensor(a)
+    for name, (base_shape, fn) in LAYOUTS.items():
+        base = sample(dtype, base_shape, seed, **kw)
+        yield name, fn(base), fn(Tensor(base))
+
+
+def assert_close(out: Any, ref: Any, dtype: str | None = None, rtol: float | None = None, atol: float | None = None,
+                 msg: str = "") -> None:
+    """`out` matches NumPy's `ref` after `ref` is cast to `dtype` (lazyarr's documented dtype where it differs from
+    NumPy's; default: `ref`'s own); the result dtype must be exactly `dtype`."""
+    ref = np.asarray(ref)
+    if dtype is not None:
+        ref = ref.astype(dtype)
+    try:
+        assert_matches(out, ref, rtol=rtol, atol=atol)
+    except AssertionError as e:
+        raise AssertionError(f"{msg}\n{e}") from None

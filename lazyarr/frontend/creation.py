@@ -75,10 +75,16 @@ class CreationMixin:
 
     @classmethod
     def full(cls, shape: Any, fill_value: Any, dtype: Any = None, device: str | None = None) -> Tensor:
-        """A tensor of `shape` filled with `fill_value` (dtype from the value when not given)."""
+        """A tensor of `shape` filled with `fill_value` (np.full; without `dtype`: bool, int64 or float32 for Python
+        scalars, a NumPy scalar's own dtype). OverflowError for an integer that `dtype` cannot hold, like NumPy."""
         shape = _shape(shape if isinstance(shape, (tuple, list)) else (shape,))
         dt = dtypes.to_dtype(dtype) if dtype is not None else dtypes.scalar_dtype(fill_value)
-        return cls(UOp.const(fill_value, dt, shape), device=device)
+        value = fill_value.item() if isinstance(fill_value, np.generic) else fill_value
+        if dt.is_int and isinstance(value, int) and not isinstance(value, bool):
+            info = np.iinfo(dt.np_name)
+            if not info.min <= value <= info.max:
+                raise OverflowError(f"Python integer {value} out of bounds for {dt.name}")
+        return cls(UOp.const(value, dt, shape), device=device)
 
     @classmethod
     def zeros(cls, *shape: Any, dtype: Any = None, device: str | None = None) -> Tensor:
@@ -115,16 +121,18 @@ class CreationMixin:
             start, stop = 0, start
         if step == 0:
             raise ValueError("arange: step must not be zero")
-        n = max(0, math.ceil((stop - start) / step))
         is_float = any(isinstance(v, float) for v in (start, stop, step))
+        n = max(0, math.ceil((stop - start) / step) if is_float else -((start - stop) // step))
         dt = dtypes.to_dtype(dtype) if dtype is not None else dtypes.default_float if is_float else dtypes.default_int
         idx = cls(UOp(Ops.IOTA, dtypes.int64, (), n), device=device)
-        calc = dtypes.float64 if dt.is_float else dtypes.int64
+        calc = dtypes.float64 if dt.is_float or is_float else dtypes.int64
         return (idx.cast(calc) * step + start).cast(dt) if n else cls.full((0,), 0, dt, device)
 
     @classmethod
     def linspace(cls, start: float, stop: float, num: int = 50, endpoint: bool = True, dtype: Any = None,
                  device: str | None = None) -> Tensor:
+        """`num` evenly spaced values from start to stop (np.linspace), computed in float64; float32 by default, and
+        rounded toward -inf for an integer `dtype` (NumPy 2)."""
         if num < 0:
             raise ValueError(f"Number of samples, {num}, must be non-negative.")
         dt = dtypes.to_dtype(dtype) if dtype is not None else dtypes.default_float
@@ -134,14 +142,17 @@ class CreationMixin:
         out = idx * step + start
         if endpoint and num > 1:
             out = (idx == num - 1).where(float(stop), out)
-        return out.cast(dt)
+        return (out if dt.is_float or dt.is_bool else out.floor()).cast(dt)
 
     @classmethod
-    def eye(cls, n: int, m: int | None = None, dtype: Any = None, device: str | None = None) -> Tensor:
+    def eye(cls, n: int, m: int | None = None, k: int = 0, dtype: Any = None, device: str | None = None) -> Tensor:
+        """An n x m matrix with ones on diagonal `k` (np.eye; float32 by default)."""
         m = n if m is None else m
+        if n < 0 or m < 0:
+            raise ValueError(f"negative dimensions are not allowed: ({n}, {m})")
         i = cls.arange(n, device=device).reshape(n, 1)
         j = cls.arange(m, device=device).reshape(1, m)
-        return (i == j).cast(dtype or dtypes.default_float)
+        return (i + k == j).cast(dtype or dtypes.default_float)
 
     # ---- random ----
     @staticmethod
@@ -178,9 +189,10 @@ class CreationMixin:
         if not dt.is_float:
             raise TypeError(f"rand needs a float dtype, got {dt.name}")
         bits = cls._random_bits(s, device)
-        mant = 24 if dt.itemsize <= 4 else 53
-        return ((bits >> (64 - mant)).cast(dtypes.float64) * (2.0**-mant)).cast(dt) if dt.itemsize == 8 else (
-            (bits >> (64 - mant)).cast(dtypes.float32) * (2.0**-mant)).cast(dt)
+        # as many random bits as the dtype's significand holds, so every value is exact and below 1
+        mant = {2: 11, 4: 24, 8: 53}[dt.itemsize]
+        calc = dtypes.float64 if dt.itemsize == 8 else dtypes.float32
+        return ((bits >> (64 - mant)).cast(calc) * (2.0**-mant)).cast(dt)
 
     @classmethod
     def uniform(cls, *shape: Any, low: float = 0.0, high: float = 1.0, dtype: Any = None, device: str | None = None) -> Tensor:

@@ -61,7 +61,8 @@ class ElementwiseMixin:
             o = from_cls(other, device=self.device)
             dt = dtypes.promote(self.dtype, o.dtype)
         else:
-            raise TypeError(f"unsupported operand type: {type(other).__name__}")
+            raise TypeError(f"unsupported operand type: {type(other).__name__} with a Tensor of {self.dtype.name} "
+                            f"(expected a number, a NumPy array, a list or a Tensor)")
         a, b = self.cast(dt), o.cast(dt)
         shape = broadcast_shape(a.shape, b.shape)
         a, b = a.broadcast_to(shape), b.broadcast_to(shape)
@@ -74,10 +75,13 @@ class ElementwiseMixin:
     def _unary(self: Tensor, op: Ops) -> Tensor:
         return self._new(self.uop.alu(op))
 
+    def _as_float(self: Tensor) -> Tensor:
+        """Self, or its values in the default float dtype (float32) for integer and bool tensors."""
+        return self if self.dtype.is_float else self.cast(dtypes.default_float)
+
     def _float_unary(self: Tensor, op: Ops) -> Tensor:
         """A float op; integer and bool inputs compute in the default float dtype."""
-        x = self if self.dtype.is_float else self.cast(dtypes.default_float)
-        return x._unary(op)
+        return self._as_float()._unary(op)
 
     def _require(self: Tensor, ok: bool, name: str) -> None:
         if not ok:
@@ -118,7 +122,12 @@ class ElementwiseMixin:
         return a._new(a.uop.alu(Ops.MOD, b.uop))
 
     def pow(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
+        """x ** y (np.power). Integer powers are exact and wrap; a negative Python int exponent of an integer tensor
+        raises ValueError like NumPy (a negative exponent inside an integer tensor gives 0, or +-1 for a base of +-1)."""
         a, b = self._operands(other, reverse)
+        exponent = self if reverse else other
+        if not a.dtype.is_float and _is_scalar(exponent) and not isinstance(exponent, bool) and exponent < 0:
+            raise ValueError("Integers to negative integer powers are not allowed.")
         if a.dtype.is_bool:
             a, b = a.cast(dtypes.int8), b.cast(dtypes.int8)
         return a._new(a.uop.alu(Ops.POW, b.uop))
@@ -261,7 +270,10 @@ class ElementwiseMixin:
         return self._bitwise(Ops.XOR, o, True)
 
     def _shift(self: Tensor, op: Ops, other: Any, reverse: bool = False) -> Tensor:
+        """Shifts with NumPy's results for counts outside [0, bits): 0, or -1 for a negative value shifted right."""
         a, b = self._operands(other, reverse)
+        if a.dtype.is_bool:  # NumPy shifts bools as int8
+            a, b = a.cast(dtypes.int8), b.cast(dtypes.int8)
         if not a.dtype.is_int:
             raise TypeError(f"ufunc '{'left' if op is Ops.SHL else 'right'}_shift' not supported for {a.dtype.name}")
         return a._new(a.uop.alu(op, b.uop))
@@ -310,9 +322,8 @@ class ElementwiseMixin:
         return self._unary(Ops.ABS)
 
     def sign(self: Tensor) -> Tensor:
-        """-1, 0 or 1 (NaN for NaN), in the input dtype."""
-        if self.dtype.is_bool:
-            return self
+        """-1, 0 or 1 (NaN for NaN), in the input dtype (np.sign; TypeError for bool, like NumPy)."""
+        self._require(not self.dtype.is_bool, "sign")
         zero = self._new(UOp.const(0, self.dtype, self.shape))
         pos, neg = (self > 0).cast(self.dtype), (self < 0).cast(self.dtype)
         out = pos - neg if not self.dtype.is_unsigned else pos
@@ -349,7 +360,9 @@ class ElementwiseMixin:
         return self._float_unary(Ops.RECIPROCAL)
 
     def square(self: Tensor) -> Tensor:
-        return self * self
+        """x * x in the input dtype (bool gives int8, like np.square)."""
+        x = self.cast(dtypes.int8) if self.dtype.is_bool else self
+        return x * x
 
     def sin(self: Tensor) -> Tensor:
         return self._float_unary(Ops.SIN)
@@ -379,13 +392,22 @@ class ElementwiseMixin:
         return self._rounding(Ops.TRUNC)
 
     def round(self: Tensor, decimals: int = 0) -> Tensor:
-        """Round half to even (np.round), to `decimals` places."""
-        if not self.dtype.is_float:
+        """Round half to even to `decimals` places (np.round: x * 10**d, rint, / 10**d; negative `decimals` divide
+        first). Integers keep their dtype and are only changed by negative `decimals`."""
+        decimals = int(decimals)
+        if self.dtype.is_bool or (not self.dtype.is_float and decimals >= 0):
             return self
+        if not self.dtype.is_float:
+            scale = 10**-decimals
+            q, r = self // scale, self % scale  # floor quotient and non-negative remainder
+            rest = scale - r  # compared with r instead of doubling r, which could overflow
+            up = (r > rest) | ((r == rest) & (q % 2 == 1))
+            return (q + up.cast(self.dtype)) * scale
         if decimals == 0:
             return self._unary(Ops.RINT)
-        scale = 10.0**decimals
-        return (self * scale)._unary(Ops.RINT) / scale
+        if decimals > 0:
+            return (self * 10.0**decimals)._unary(Ops.RINT) / 10.0**decimals
+        return (self / 10.0**-decimals)._unary(Ops.RINT) * 10.0**-decimals
 
     def isnan(self: Tensor) -> Tensor:
         return self != self if self.dtype.is_float else self._new(UOp.const(False, dtypes.bool_, self.shape))
@@ -407,7 +429,7 @@ class ElementwiseMixin:
         xt = x if isinstance(x, cls) else None
         yt = y if isinstance(y, cls) else None
         if xt is None and yt is None:
-            dt = dtypes.result_type(*[dtypes.scalar_dtype(v) if _is_scalar(v) else cls(v).dtype for v in (x, y)])
+            dt = _pair_dtype(x, y, cls)
             xt, yt = cls(x, dtype=dt, device=self.device), cls(y, dtype=dt, device=self.device)
         elif xt is None:
             assert yt is not None
@@ -422,9 +444,8 @@ class ElementwiseMixin:
         return self._new(UOp(Ops.WHERE, a.dtype, (c.uop, a.uop, b.uop)))
 
     def clip(self: Tensor, min_: Any = None, max_: Any = None) -> Tensor:
-        """Values limited to [min_, max_] (np.clip; either bound may be None)."""
-        if min_ is None and max_ is None:
-            raise ValueError("One of max or min must be given")
+        """Values limited to [min_, max_]: minimum(maximum(x, min_), max_) like np.clip, so NaN propagates and
+        min_ > max_ gives max_. Either bound may be None (both None: the values unchanged, as NumPy 2 does)."""
         out = self
         if min_ is not None:
             out = out.maximum(min_)
@@ -435,27 +456,51 @@ class ElementwiseMixin:
     clamp = clip
 
     # ---- activations (composites) ----
+    # float activations of integer or bool tensors compute in the default float dtype, like the float math above
     def relu(self: Tensor) -> Tensor:
-        return (self > 0).where(self, 0)
+        """max(x, 0) in the input dtype (bool is returned as is)."""
+        return self if self.dtype.is_bool else self.maximum(0)  # NaN stays NaN, like np.maximum(x, 0)
 
     def sigmoid(self: Tensor) -> Tensor:
-        return 1 / (1 + (-self).exp())
+        """1 / (1 + exp(-x))."""
+        x = self._as_float()
+        return 1 / (1 + (-x).exp())
 
     def silu(self: Tensor) -> Tensor:
-        return self * self.sigmoid()
+        """x * sigmoid(x)."""
+        x = self._as_float()
+        return x * x.sigmoid()
 
     def gelu(self: Tensor) -> Tensor:
         """GELU with the exact erf form (PyTorch's default `approximate='none'`)."""
-        return 0.5 * self * (1 + (self * (1 / math.sqrt(2))).erf())
+        x = self._as_float()
+        return 0.5 * x * (1 + (x * (1 / math.sqrt(2))).erf())
 
     def leaky_relu(self: Tensor, neg_slope: float = 0.01) -> Tensor:
-        return (self > 0).where(self, self * neg_slope)
+        x = self._as_float()
+        return (x > 0).where(x, x * neg_slope)
 
     def softplus(self: Tensor, beta: float = 1.0) -> Tensor:
-        return (self * beta).exp().log1p() * (1 / beta)
+        """log(1 + exp(beta * x)) / beta."""
+        x = self._as_float()
+        return (x * beta).exp().log1p() * (1 / beta)
 
     def lerp(self: Tensor, end: Any, weight: Any) -> Tensor:
         return self + (end - self) * weight
+
+
+def _pair_dtype(x: Any, y: Any, cls: type) -> DType:
+    """Common dtype of two non-Tensor operands: arrays and NumPy scalars are strong, Python scalars weak (two Python
+    scalars give the default dtype of the higher kind: bool, int64 or float32)."""
+    strong = [v for v in (x, y) if not _is_scalar(v) or isinstance(v, np.generic)]
+    weak = [v for v in (x, y) if _is_scalar(v) and not isinstance(v, np.generic)]
+    if not strong:
+        kinds = {dtypes.scalar_kind(v) for v in weak}
+        return dtypes.default_float if "f" in kinds else dtypes.default_int if "i" in kinds else dtypes.bool_
+    dt = dtypes.result_type(*[dtypes.to_dtype(v.dtype) if isinstance(v, np.generic) else cls(v).dtype for v in strong])
+    for v in weak:
+        dt = dtypes.weak_result(dt, v)
+    return dt
 
 
 def dtype_of(x: Any) -> DType:

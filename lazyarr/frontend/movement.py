@@ -4,6 +4,7 @@ stack, split, repeat, basic and advanced indexing). Views of a buffer launch no 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.graph.ops import Ops
+from lazyarr.graph.schedule import strip_movement
 from lazyarr.graph.uop import GatherArg, UOp
 from lazyarr.helpers import AxisError, normalize_axis, prod
 
@@ -60,7 +62,7 @@ class MovementMixin:
         return self.reshape(-1)
 
     def permute(self: Tensor, *order: Any) -> Tensor:
-        axes = tuple(normalize_axis(int(a), self.ndim) for a in _shape_arg(order))
+        axes = tuple(normalize_axis(operator.index(a), self.ndim) for a in _shape_arg(order))
         if sorted(axes) != list(range(self.ndim)):
             raise ValueError(f"axes {tuple(_shape_arg(order))} don't match array of dimension {self.ndim}")
         return self._new(self.uop.permute(axes))
@@ -110,7 +112,8 @@ class MovementMixin:
         axes = {normalize_axis(a, self.ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))}
         for a in axes:
             if self.shape[a] != 1:
-                raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+                raise ValueError(f"cannot select an axis to squeeze out which has size not equal to one (axis {a} of "
+                                 f"shape {self.shape})")
         return self.reshape(tuple(s for i, s in enumerate(self.shape) if i not in axes))
 
     def unsqueeze(self: Tensor, dim: int) -> Tensor:
@@ -176,22 +179,29 @@ class MovementMixin:
                 raise ValueError(f"all the input array dimensions except for the concatenation axis must match "
                                  f"exactly, but got shapes {self.shape} and {t.shape}")
         total = sum(t.shape[d] for t in tensors)
-        out = None
+        placed: list[tuple[Tensor, tuple[tuple[int, int], ...]]] = []
         offset = 0
         for t in tensors:
             pads = [(0, 0)] * self.ndim
             pads[d] = (offset, total - offset - t.shape[d])
-            piece = t.cast(dt)._new(t.cast(dt).uop.pad(tuple(pads)))
-            out = piece if out is None else out + piece
+            if t.shape[d]:
+                placed.append((t.cast(dt), tuple(pads)))
             offset += t.shape[d]
-        assert out is not None
+        if not placed:
+            return self.cast(dt)
+        # each piece is selected inside its region (adding zero-padded pieces would turn -0.0 into +0.0)
+        last, last_pads = placed[-1]
+        out = last._new(last.uop.pad(last_pads))
+        for t, pads in reversed(placed[:-1]):
+            inside = t._new(UOp.const(True, dtypes.bool_, t.shape).pad(pads))
+            out = inside.where(t._new(t.uop.pad(pads)), out)
         return out
 
     def stack(self: Tensor, *others: Tensor, dim: int = 0) -> Tensor:
         tensors = [self, *others]
         for t in tensors:
             if t.shape != self.shape:
-                raise ValueError("all input arrays must have the same shape")
+                raise ValueError(f"all input arrays must have the same shape, got {self.shape} and {t.shape}")
         d = normalize_axis(dim, self.ndim + 1)
         return tensors[0].unsqueeze(d).cat(*[t.unsqueeze(d) for t in tensors[1:]], dim=d)
 
@@ -240,62 +250,71 @@ class MovementMixin:
         return _getitem(self, idx)
 
 
+_INDEX_TYPES_MSG = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+                    "arrays are valid indices")
+
+
 def _normalize_index(t: Tensor, idx: Any) -> list[Any]:
+    """Index items: None, Ellipsis, slices and ints as given; ("bool0", value) for a 0-d boolean; ("mask", array) for
+    a boolean array (it consumes mask.ndim dims); an integer Tensor for every integer array, list or Tensor."""
     cls = type(t)
-    if not isinstance(idx, tuple):
-        idx = (idx,)
     items: list[Any] = []
-    for i in idx:
-        if isinstance(i, (bool, np.bool_)):
-            items.append(("bool0", bool(i)))  # a Python bool is a 0-d mask, not the integer 0 or 1
-        elif isinstance(i, cls) and i.dtype.is_bool or isinstance(i, np.ndarray) and i.dtype == bool:
-            mask = i.numpy() if isinstance(i, cls) else i
-            if mask.ndim == 0:
-                items.append(("bool0", bool(mask)))
-            else:
-                items.extend(cls(a, device=t.device) for a in np.nonzero(mask))
-                items[-mask.ndim] = ("mask", mask.shape, items[-mask.ndim])
-        elif isinstance(i, list) and any(isinstance(x, bool) for x in np.ravel(np.array(i, dtype=object))):
-            return _normalize_index(t, tuple(items) + (np.array(i),) + idx[len(items) + 1 :])
-        elif isinstance(i, (list, np.ndarray)):
-            arr = np.asarray(i)
-            if arr.dtype.kind not in "iu":
-                if arr.size == 0:
-                    arr = arr.astype(np.int64)
-                else:
+    for i in idx if isinstance(idx, tuple) else (idx,):
+        if isinstance(i, (list, tuple)):
+            try:
+                i = np.asarray(i)
+            except ValueError:
+                raise IndexError(f"cannot index with a ragged nested sequence: {i!r}") from None
+            if i.dtype.kind not in "biu":
+                if i.size:
                     raise IndexError("arrays used as indices must be of integer (or boolean) type")
-            items.append(cls(arr, device=t.device))
-        else:
+                i = i.astype(np.int64)  # [] indexes nothing
+        if isinstance(i, (bool, np.bool_)):
+            items.append(("bool0", bool(i)))
+        elif isinstance(i, cls) and i.dtype.is_bool or isinstance(i, np.ndarray) and i.dtype == np.bool_:
+            mask = i.numpy() if isinstance(i, cls) else i
+            items.append(("bool0", bool(mask)) if mask.ndim == 0 else ("mask", mask))
+        elif isinstance(i, np.ndarray):
+            if i.dtype.kind not in "iu":
+                raise IndexError("arrays used as indices must be of integer (or boolean) type")
+            items.append(cls(i.astype(np.int64), device=t.device))
+        elif isinstance(i, cls):
+            if not i.dtype.is_int:
+                raise IndexError("arrays used as indices must be of integer (or boolean) type")
             items.append(i)
+        elif i is None or i is Ellipsis or isinstance(i, slice):
+            items.append(i)
+        else:
+            try:
+                items.append(int(i.__index__()) if not isinstance(i, int) else i)
+            except (AttributeError, TypeError):
+                raise IndexError(_INDEX_TYPES_MSG) from None
     return items
 
 
-def _getitem(t: Tensor, idx: Any) -> Tensor:
+def _dims_used(item: Any) -> int:
+    if item is None or item is Ellipsis or isinstance(item, tuple) and item[0] == "bool0":
+        return 0
+    return item[1].ndim if isinstance(item, tuple) else 1
+
+
+def _getitem(t: Tensor, idx: Any, store_data: bool = True) -> Tensor:
+    """NumPy indexing. Basic items are views; integer arrays (and, when one is present, integer scalars, which NumPy
+    then treats as 0-d arrays) are gathered after the basic items are applied, see `_gather_advanced`."""
     cls = type(t)
     items = _normalize_index(t, idx)
-    # expand a mask marker into its index tensors
-    flat: list[Any] = []
-    mask_shapes: dict[int, tuple[int, ...]] = {}  # first index tensor of a mask -> the mask's shape
-    for i in items:
-        if isinstance(i, tuple) and i and i[0] == "mask":
-            flat.append(i[2])
-            mask_shapes[id(i[2])] = i[1]
-        else:
-            flat.append(i)
-    consumed = sum(1 for i in flat if i is not None and i is not Ellipsis and not (isinstance(i, tuple) and i[0] == "bool0"))
-    if sum(1 for i in flat if i is Ellipsis) > 1:
+    if sum(1 for i in items if i is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = sum(_dims_used(i) for i in items)
     if consumed > t.ndim:
         raise IndexError(f"too many indices for array: array is {t.ndim}-dimensional, but {consumed} were indexed")
-    if any(i is Ellipsis for i in flat):
-        e = next(k for k, i in enumerate(flat) if i is Ellipsis)
-        flat = flat[:e] + [slice(None)] * (t.ndim - consumed) + flat[e + 1 :]
-    else:
-        flat = flat + [slice(None)] * (t.ndim - consumed)
+    e = next((k for k, i in enumerate(items) if i is Ellipsis), len(items))
+    items = items[:e] + [slice(None)] * (t.ndim - consumed) + items[e + 1 :]
+    has_adv = any(isinstance(i, cls) or isinstance(i, tuple) and i[0] == "mask" for i in items)
     x = t
     dim = 0
     adv: list[tuple[int, Tensor]] = []
-    for i in flat:
+    for i in items:
         if i is None:
             x = x.unsqueeze(dim)
             dim += 1
@@ -304,11 +323,18 @@ def _getitem(t: Tensor, idx: Any) -> Tensor:
             if not i[1]:
                 x = x.shrink([(0, s) if k != dim else (0, 0) for k, s in enumerate(x.shape)])
             dim += 1
+        elif isinstance(i, tuple):  # a boolean mask over the next mask.ndim dims: their nonzero() positions
+            mask = i[1]
+            for k, (n, m) in enumerate(zip(x.shape[dim:], mask.shape)):
+                if n != m:
+                    raise IndexError(f"boolean index did not match indexed array along axis {dim + k}; size of axis "
+                                     f"is {n} but size of corresponding boolean axis is {m}")
+            for positions in np.nonzero(mask):
+                adv.append((dim, cls(positions.astype(np.int64), device=t.device)))
+                dim += 1
         elif isinstance(i, slice):
             n = x.shape[dim]
             start, stop, step = i.indices(n)
-            if step == 0:
-                raise ValueError("slice step cannot be zero")
             count = len(range(start, stop, step))
             if step < 0:
                 x = x.flip(dim)
@@ -317,37 +343,38 @@ def _getitem(t: Tensor, idx: Any) -> Tensor:
             x = x._step(dim, start if count else 0, step, count)
             dim += 1
         elif isinstance(i, cls):
-            if not (i.dtype.is_int):
-                raise IndexError("arrays used as indices must be of integer (or boolean) type")
-            mshape = mask_shapes.get(id(i))
-            if mshape is not None and x.shape[dim : dim + len(mshape)] != mshape:
-                raise IndexError(f"boolean index of shape {mshape} did not match the indexed array along axis {dim} "
-                                 f"(shape {x.shape[dim : dim + len(mshape)]})")
             adv.append((dim, i))
             dim += 1
         else:
-            try:
-                k = int(i.__index__()) if not isinstance(i, int) else i
-            except (AttributeError, TypeError):
-                raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
-                                 "boolean arrays are valid indices") from None
             n = x.shape[dim]
-            if not -n <= k < n:
-                raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
-            k %= n
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+            if has_adv:  # NumPy: an integer among advanced indices is a 0-d advanced index (it affects placement)
+                adv.append((dim, cls(np.array(i % n, dtype=np.int64), device=t.device)))
+                dim += 1
+                continue
+            k = i % n
             x = x.shrink([(k, k + 1) if d == dim else (0, s) for d, s in enumerate(x.shape)])
             x = x.reshape(x.shape[:dim] + x.shape[dim + 1 :])
     if adv:
-        x = _gather_advanced(x, adv)
+        x = _gather_advanced(x, adv, store_data)
     return x
 
 
-def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor]]) -> Tensor:
-    """NumPy advanced indexing with integer tensors at dims `adv` (index values are checked before any kernel)."""
+def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor]], store_data: bool = True) -> Tensor:
+    """NumPy advanced indexing with integer tensors at dims `adv` (index values are checked before any kernel).
+
+    With `store_data`, computed data is stored first; a scatter target (`__setitem__`) keeps its own storage."""
     from lazyarr.frontend.elementwise import broadcast_shape
 
+    if store_data and strip_movement(x.uop)[1].op not in (Ops.BUFFER, Ops.ASSIGN):
+        x = x.contiguous()  # computed data is stored once, before it is permuted and broadcast against the index
     dims = [d for d, _ in adv]
-    bshape = broadcast_shape(*[i.shape for _, i in adv])
+    try:
+        bshape = broadcast_shape(*[i.shape for _, i in adv])
+    except ValueError:
+        shapes = " ".join(str(i.shape) for _, i in adv)
+        raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}") from None
     checked = []
     for d, i in adv:
         vals = i.numpy().astype(np.int64)

@@ -4,6 +4,7 @@ log_softmax, cumsum) and matmul. Axis handling follows NumPy: None, an int or a 
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 from lazyarr import dtypes
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
     if axis is None:
         return tuple(range(ndim))
-    axes = tuple(normalize_axis(int(a), ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
+    axes = tuple(normalize_axis(operator.index(a), ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
     if len(set(axes)) != len(axes):
         raise ValueError("duplicate value in 'axis'")
     return axes
@@ -111,7 +112,7 @@ class ReduceMixin:
     def _arg_extreme(self: Tensor, axis: Any, keepdims: bool, largest: bool) -> Tensor:
         if axis is None:
             return self.reshape(-1)._arg_extreme(0, False, largest).reshape((1,) * self.ndim if keepdims else ())
-        a = normalize_axis(int(axis), self.ndim)
+        a = normalize_axis(operator.index(axis), self.ndim)
         n = self.shape[a]
         if n == 0:
             raise ValueError(f"attempt to get {'argmax' if largest else 'argmin'} of an empty sequence")

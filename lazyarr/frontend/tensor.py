@@ -6,7 +6,7 @@ error types. Topic modules (`elementwise`, `movement`, `reduce`, `creation`) att
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -19,6 +19,7 @@ from lazyarr.frontend.elementwise import ElementwiseMixin
 from lazyarr.frontend.inplace import InplaceMixin, all_tensors, is_realized, join_views, own_buffer, realize_tensors
 from lazyarr.frontend.movement import MovementMixin
 from lazyarr.frontend.nn_ops import NNMixin
+from lazyarr.frontend.numpy_api import NumpyMixin
 from lazyarr.frontend.reduce import ReduceMixin
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
@@ -29,7 +30,8 @@ from lazyarr.kernels.device import Buffer, canonical_device
 from lazyarr.kernels import realize as realize_module
 
 
-class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, AutogradMixin, NNMixin):
+class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, NumpyMixin, AutogradMixin,
+             NNMixin):
     """A lazy n-d array of `dtype` on `device` (tinygrad/PyTorch-style methods, NumPy-style dtypes and errors).
 
     `Tensor(data, dtype=None, device=None)` takes a Python scalar, a nested list/tuple, a NumPy array (any strides;
@@ -124,7 +126,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         if base.op is Ops.CONST:
             buf = Buffer.from_numpy(np.full((), base.arg, dtype=self.dtype.np_name), self.dtype)
             base, chain = UOp(Ops.BUFFER, self.dtype, (), buf), chain
-            view = chain_view(chain, (1,))
+            view = chain_view(chain, ())
             if view is None or view.mask is not None:
                 return self.contiguous_copy()._buffer_view()
             return buf, view
@@ -287,7 +289,7 @@ _is_realized = is_realized
 
 def _uop_from_data(data: Any, dt: DType | None, device: str = "CPU") -> UOp:
     if isinstance(data, (bool, int, float, np.number, np.bool_)):
-        out_dt = dt or dtypes.scalar_dtype(data)
+        out_dt = dt or (dtypes.scalar_dtype(data) if isinstance(data, (np.generic, bool, float)) else _int_dtype([data]))
         value = data.item() if isinstance(data, np.generic) else data
         if out_dt.is_int and isinstance(value, int) and not isinstance(value, bool) and not _fits(value, out_dt):
             raise OverflowError(f"Python integer {value} out of bounds for {out_dt.name}")
@@ -300,7 +302,8 @@ def _uop_from_data(data: Any, dt: DType | None, device: str = "CPU") -> UOp:
     if hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
         arr = np.asarray(data)
         return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype), device)
-    raise TypeError(f"cannot make a Tensor from {type(data).__name__}")
+    raise TypeError(f"cannot make a Tensor from {type(data).__name__} (expected a number, a nested list/tuple of "
+                    f"numbers, a NumPy array or a Tensor)")
 
 
 def _fits(value: Any, dt: DType) -> bool:
@@ -310,37 +313,63 @@ def _fits(value: Any, dt: DType) -> bool:
     return True
 
 
-def _scalar_value(value: Any, dt: DType) -> Any:
-    return bool(value) if dt.is_bool else float(value) if dt.is_float else int(value)
+def _int_dtype(values: list[int]) -> DType:
+    """int64 for Python ints, uint64 when one needs it (like NumPy); OverflowError beyond both."""
+    lo, hi = min(values), max(values)
+    if lo >= -(2**63) and hi < 2**63:
+        return dtypes.default_int
+    if lo >= 0 and hi < 2**64:
+        return dtypes.uint64
+    raise OverflowError(f"Python integer {hi if hi >= 2**63 else lo} out of bounds for int64 and uint64")
 
 
 def _array_from_nested(data: Sequence[Any], dt: DType | None) -> np.ndarray:
-    def kinds(x: Any) -> Iterable[str]:
-        if isinstance(x, (list, tuple)):
-            for e in x:
-                yield from kinds(e)
-        elif isinstance(x, Tensor):
-            yield x.dtype.kind
-        else:
-            yield dtypes.scalar_kind(x)
+    """A NumPy array of nested lists/tuples of numbers (and arrays/Tensors). Without `dt`, NumPy scalars, arrays and
+    Tensors inside are strong and Python scalars weak (NEP 50, as for operators); Python scalars alone give bool,
+    int64 (uint64 if needed) or float32.
 
-    flat_kinds = set(kinds(data))
+    Raises:
+        TypeError: a non-numeric element. ValueError: a ragged nesting. OverflowError: an int that fits no dtype.
+    """
+    strong: list[DType] = []
+    weak: list[Any] = []
+
+    def leaf(x: Any) -> Any:
+        if isinstance(x, (list, tuple)):
+            return [leaf(e) for e in x]
+        if isinstance(x, Tensor):
+            strong.append(x.dtype)
+            return x.numpy()
+        if isinstance(x, np.ndarray):
+            strong.append(dtypes.from_numpy(x.dtype))
+            return x
+        if isinstance(x, np.generic):
+            strong.append(dtypes.from_numpy(x.dtype))
+            return x
+        if not isinstance(x, (bool, int, float)):
+            raise TypeError(f"cannot make a Tensor from a sequence containing {type(x).__name__} {x!r:.40} (lazyarr "
+                            f"holds bool, integer and float numbers)")
+        weak.append(x)
+        return x
+
+    converted = leaf(data)
+    if dt is None:
+        if strong:
+            dt = dtypes.result_type(*strong)
+            for w in weak:
+                dt = dtypes.weak_result(dt, w)
+        else:
+            kinds = {dtypes.scalar_kind(w) for w in weak}
+            if "f" in kinds or not kinds:
+                dt = dtypes.default_float
+            elif "i" in kinds:
+                dt = _int_dtype([int(w) for w in weak])
+            else:
+                dt = dtypes.bool_
     try:
-        arr = np.array([x.numpy() if isinstance(x, Tensor) else x for x in data] if any(isinstance(x, Tensor) for x in data) else data)
+        return np.array(converted, dtype=dt.np_name)
     except ValueError as e:
         raise ValueError(f"cannot make a Tensor from a ragged nested sequence: {e}") from e
-    if arr.dtype == object:
-        raise ValueError("cannot make a Tensor from a ragged nested sequence")
-    if dt is None:
-        if flat_kinds <= {"b"} and flat_kinds:
-            dt = dtypes.bool_
-        elif flat_kinds <= {"b", "i"} and flat_kinds:
-            dt = dtypes.default_int if arr.dtype.kind in "biu" and arr.dtype != np.uint64 else dtypes.from_numpy(arr.dtype)
-        elif not flat_kinds:
-            dt = dtypes.default_float
-        else:
-            dt = dtypes.default_float if arr.dtype.kind != "f" or arr.dtype == np.float64 else dtypes.from_numpy(arr.dtype)
-    return arr.astype(dt.np_name)
 
 
 def _from_numpy(arr: np.ndarray, dt: DType, device: str = "CPU") -> UOp:

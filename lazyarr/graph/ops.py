@@ -104,7 +104,7 @@ class GroupOp:
     Commutative = frozenset({Ops.ADD, Ops.MUL, Ops.MAX, Ops.MIN, Ops.CMPEQ, Ops.CMPNE, Ops.AND, Ops.OR, Ops.XOR})
     Transcendental = frozenset({Ops.EXP, Ops.EXP2, Ops.LOG, Ops.LOG2, Ops.LOG1P, Ops.EXPM1, Ops.SIN, Ops.COS, Ops.TAN,
                                 Ops.TANH, Ops.ERF, Ops.POW})
-    FloatOnly = Transcendental | {Ops.SQRT, Ops.RECIPROCAL, Ops.DIV}
+    FloatOnly = (Transcendental - {Ops.POW}) | {Ops.SQRT, Ops.RECIPROCAL, Ops.DIV}  # integer POW is exact
     IntOnly = frozenset({Ops.AND, Ops.OR, Ops.XOR, Ops.SHL, Ops.SHR})
     Reducible = frozenset({Ops.ADD, Ops.MUL, Ops.MAX, Ops.MIN})
 

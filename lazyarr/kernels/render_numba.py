@@ -67,7 +67,8 @@ ALU_RENDER: dict[Ops, Callable[[DType, list[str]], str]] = {
     Ops.SUB: lambda dt, s: f"{s[0]} ^ {s[1]}" if dt.is_bool else f"{s[0]} - {s[1]}",
     Ops.MUL: lambda dt, s: f"{s[0]} & {s[1]}" if dt.is_bool else f"{s[0]} * {s[1]}",
     Ops.DIV: lambda dt, s: f"{s[0]} / {s[1]}",
-    Ops.IDIV: lambda dt, s: f"{s[0]} // {s[1]}",
+    # x // -1 is -x (wrapping for the minimum): Numba's own int64 floor division gives 0 there
+    Ops.IDIV: lambda dt, s: f"-{s[0]} if {s[1]} == -1 else {s[0]} // {s[1]}" if dt.kind == "i" else f"{s[0]} // {s[1]}",
     Ops.MOD: lambda dt, s: f"{s[0]} % {s[1]}",
     Ops.MAX: lambda dt, s: f"fmax({s[0]}, {s[1]})" if dt.is_float else f"max({s[0]}, {s[1]})",
     Ops.MIN: lambda dt, s: f"fmin({s[0]}, {s[1]})" if dt.is_float else f"min({s[0]}, {s[1]})",

@@ -1,0 +1,143 @@
+"""Casts between dtypes (NumPy's astype: floats truncate toward zero into integers, integers wrap, anything nonzero
+is True), the dtype methods, `where` and `clip` against NumPy."""
+
+import numpy as np
+import pytest
+
+import lazyarr
+from lazyarr import Tensor
+from tests.helpers import assert_close, sample
+
+CAST_DTYPES = ("bool", "uint8", "int32", "int64", "float16", "float32", "float64")
+
+
+def _source_values(src: str, dst: str) -> np.ndarray:
+    """Values of `src` whose conversion to `dst` NumPy defines (no NaN/inf/out-of-range floats into integers)."""
+    if src.startswith("float"):
+        vals = [0.0, -0.0, 0.5, -0.5, 1.0, 1.7, -1.7, 2.5, -2.5, 100.9, -100.9, 250.3, 1e-3]
+        if dst.startswith("float") or dst == "bool":
+            vals += [np.nan, np.inf, -np.inf, 70000.0, 1e-8, 1 / 3]
+        if dst in ("uint8",):
+            vals = [v for v in vals if 0 <= v < 256]
+        return np.array(vals, dtype=np.float64).astype(src)
+    if src == "bool":
+        return np.array([True, False, True])
+    info = np.iinfo(src)
+    vals = [0, 1, 2, 127, 128, 255, 256, 300, info.max, info.min, 16777217, 2049]
+    if info.min:
+        vals += [-1, -129, -300]
+    return np.array([v for v in vals if info.min <= v <= info.max], dtype=src)
+
+
+@pytest.mark.parametrize("src", CAST_DTYPES)
+@pytest.mark.parametrize("dst", CAST_DTYPES)
+def test_cast(src: str, dst: str) -> None:
+    if src == dst:
+        t = Tensor(_source_values(src, dst))
+        assert t.cast(dst) is not None and t.cast(dst).uop is t.uop  # a cast to the same dtype is free
+        return
+    a = _source_values(src, dst)
+    with np.errstate(all="ignore"):
+        ref = a.astype(dst)
+    out = Tensor(a).cast(dst)
+    assert out.dtype.name == dst
+    got = out.numpy()
+    assert_close(got, ref, msg=f"{src} -> {dst}: {a!r}")
+    if dst.startswith("float") and src.startswith("float"):
+        assert np.array_equal(np.signbit(got), np.signbit(ref)), "sign of zero"
+
+
+def test_cast_accepts_every_dtype_spelling() -> None:
+    t = Tensor(np.array([1.5, -2.5], dtype=np.float64))
+    for spelling in (lazyarr.int32, lazyarr.dtypes.int32, np.int32, np.dtype("int32"), "int32", "i4"):
+        out = t.cast(spelling)
+        assert out.dtype is lazyarr.int32, spelling
+    assert_close(t.astype("int32"), np.array([1, -2], dtype=np.int32))
+    assert t.astype(float).dtype is lazyarr.float32  # Python float means lazyarr's default float
+    assert t.astype(int).dtype is lazyarr.int64
+    assert t.astype(bool).dtype is lazyarr.bool_
+
+
+def test_dtype_methods() -> None:
+    a = np.array([-1.5, 0.0, 2.7, 300.2], dtype=np.float32)
+    t = Tensor(a)
+    expected = {"float": "float32", "half": "float16", "double": "float64", "int": "int32", "long": "int64",
+                "bool": "bool"}
+    for method, dt in expected.items():
+        out = getattr(t, method)()
+        assert out.dtype.name == dt, method
+    assert_close(t.int(), a.astype(np.int32))
+    assert_close(t.half(), a.astype(np.float16))
+    assert_close(t.bool(), a.astype(bool))
+    assert_close(Tensor(np.array([3, -2])).float(), np.array([3.0, -2.0], dtype=np.float32))
+    assert t.is_floating_point() and not t.int().is_floating_point()
+
+
+def test_cast_of_noncontiguous_and_empty() -> None:
+    a = sample("float64", (4, 6))
+    assert_close(Tensor(a)[::-1, 1::2].T.cast("int32"), a[::-1, 1::2].T.astype(np.int32))
+    assert_close(Tensor(np.zeros((0, 3))).cast("int8"), np.zeros((0, 3), dtype=np.int8))
+    assert_close(Tensor(np.float64(2.7)).cast("int64"), np.int64(2))
+
+
+# ---- where ----
+
+
+def test_where_tensor_operands_broadcast() -> None:
+    c = sample("bool", (3, 1), 0)
+    x = sample("float32", (1, 5), 1)
+    y = sample("int32", (5,), 2)
+    assert_close(Tensor(c).where(Tensor(x), Tensor(y)), np.where(c, x, y))
+    assert_close(Tensor(c).where(Tensor(y), Tensor(y * 2)), np.where(c, y, y * 2))
+    ci = sample("int32", (2, 3, 4), 3)  # a non-bool condition means "nonzero"
+    xf = sample("float64", (2, 3, 4), 4)
+    assert_close(Tensor(ci).where(Tensor(xf), 0.0), np.where(ci, xf, 0.0))
+    assert_close(Tensor(xf).where(1, Tensor(ci)), np.where(xf, 1, ci))
+
+
+def test_where_scalar_operands() -> None:
+    c = sample("bool", (7,), 0)
+    out = Tensor(c).where(1, 2.5)  # two Python scalars: weak, so the default float (NumPy would give float64)
+    assert out.dtype.name == "float32"
+    assert_close(out, np.where(c, 1, 2.5), "float32")
+    assert Tensor(c).where(1, 2).dtype.name == "int64"
+    assert Tensor(c).where(True, False).dtype.name == "bool"
+    x = sample("float16", (7,), 1)
+    out = Tensor(c).where(Tensor(x), 3)
+    assert out.dtype.name == "float16"
+    assert_close(out, np.where(c, x, np.float16(3)))
+    y = sample("int8", (7,), 2)
+    assert Tensor(c).where(2, Tensor(y)).dtype.name == "int8"
+    assert_close(Tensor(np.array(True)).where(Tensor(x), Tensor(x) * 2), np.where(True, x, x * 2))
+
+
+def test_where_noncontiguous_and_nan() -> None:
+    a = sample("float32", (5, 3), 0)
+    t = Tensor(a)
+    assert_close((t.T > 0).where(t.T, t.T[::-1]), np.where(a.T > 0, a.T, a.T[::-1]))
+    assert_close(t.isnan().where(0.0, t), np.where(np.isnan(a), np.float32(0), a))
+
+
+# ---- clip ----
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float16"])
+def test_clip(dtype: str) -> None:
+    a = sample(dtype, (3, 5), 0)
+    t = Tensor(a)
+    assert_close(t.clip(-1, 2), np.clip(a, np.array(-1, dtype), np.array(2, dtype)))
+    assert_close(t.clip(None, 0), np.clip(a, None, np.array(0, dtype)))
+    assert_close(t.clip(min_=1), np.clip(a, np.array(1, dtype), None))
+    lo, hi = sample(dtype, (5,), 1), sample(dtype, (3, 1), 2)
+    assert_close(t.clip(Tensor(lo), Tensor(hi)), np.minimum(np.maximum(a, lo), hi))  # lo > hi gives hi (NumPy)
+    assert_close(t.clip(None, None), np.clip(a, None, None))
+
+
+def test_clip_nan_and_dtype() -> None:
+    a = np.array([np.nan, -3.0, 0.5, 7.0], dtype=np.float32)
+    assert_close(Tensor(a).clip(0, 1), np.clip(a, 0, 1))
+    assert_close(Tensor(a).clamp(0, 1), np.clip(a, 0, 1))
+    i = np.array([-5, 0, 5], dtype=np.int32)
+    out = Tensor(i).clip(-0.5, 2.5)  # a Python float bound: the default float (NumPy would give float64)
+    assert out.dtype.name == "float32"
+    assert_close(out, np.clip(i, -0.5, 2.5), "float32")

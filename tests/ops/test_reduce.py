@@ -1,0 +1,239 @@
+"""Reductions, scans and matmul against NumPy: every op over the dtypes, axis None/int/tuple/negative, keepdims,
+empty reductions, float16 accumulation in float32, non-contiguous inputs, and batched/broadcast matmul.
+
+Means, variances and the softmax family of integer or bool tensors are float32 (lazyarr's float ops on integers;
+NumPy gives float64): their reference is NumPy's value cast to float32.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarr
+from lazyarr import Tensor
+from tests.helpers import DTYPES, assert_close, sample
+
+
+def _logsumexp(x: np.ndarray, axis, keepdims: bool = False) -> np.ndarray:
+    m = np.max(x, axis=axis, keepdims=True)
+    m = np.where(np.isinf(m), 0, m)
+    out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
+    return out if keepdims else np.squeeze(out, axis=axis)
+
+
+def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _log_softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    s = x - np.max(x, axis=axis, keepdims=True)
+    return s - np.log(np.exp(s).sum(axis=axis, keepdims=True))
+
+
+def _float(x: np.ndarray) -> np.ndarray:
+    return x if x.dtype.kind == "f" else x.astype(np.float64)
+
+
+# name -> (lazyarr call, NumPy reference, "float" when integer inputs give float32)
+REDUCE_OPS = {
+    "sum": (lambda t, ax: t.sum(ax), lambda a, ax: np.sum(a, ax), None),
+    "prod": (lambda t, ax: t.prod(ax), lambda a, ax: np.prod(a, ax), None),
+    "max": (lambda t, ax: t.max(ax), lambda a, ax: np.max(a, ax), None),
+    "min": (lambda t, ax: t.min(ax), lambda a, ax: np.min(a, ax), None),
+    "any": (lambda t, ax: t.any(ax), lambda a, ax: np.any(a, ax), None),
+    "all": (lambda t, ax: t.all(ax), lambda a, ax: np.all(a, ax), None),
+    "argmax": (lambda t, ax: t.argmax(ax), lambda a, ax: np.argmax(a, ax), None),
+    "argmin": (lambda t, ax: t.argmin(ax), lambda a, ax: np.argmin(a, ax), None),
+    "mean": (lambda t, ax: t.mean(ax), lambda a, ax: np.mean(_float(a), ax), "float"),
+    "var": (lambda t, ax: t.var(ax), lambda a, ax: np.var(_float(a), ax), "float"),
+    "std": (lambda t, ax: t.std(ax, ddof=1), lambda a, ax: np.std(_float(a), ax, ddof=1), "float"),
+    "logsumexp": (lambda t, ax: t.logsumexp(ax), lambda a, ax: _logsumexp(_float(a), ax), "float"),
+    "softmax": (lambda t, ax: t.softmax(ax), lambda a, ax: _softmax(_float(a), ax), "float"),
+    "log_softmax": (lambda t, ax: t.log_softmax(ax), lambda a, ax: _log_softmax(_float(a), ax), "float"),
+    "cumsum": (lambda t, ax: t.cumsum(ax), lambda a, ax: np.cumsum(a, ax), None),
+}
+
+
+def _expected_dtype(name: str, a: np.ndarray, ref: np.ndarray) -> str:
+    if REDUCE_OPS[name][2] == "float" and a.dtype.kind != "f":
+        return "float32"
+    return ref.dtype.name
+
+
+def _reduce_input(name: str, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
+    if name == "prod" and dtype != "bool":
+        return sample(dtype, shape, low=-3, high=3, special=False)  # no overflow, no zeros dominating
+    return sample(dtype, shape, special=name in ("max", "min", "argmax", "argmin", "any", "all", "sum"))
+
+
+@pytest.mark.parametrize("dtype", [*DTYPES, "float16"])
+@pytest.mark.parametrize("name", list(REDUCE_OPS))
+def test_reduce_op(name: str, dtype: str) -> None:
+    fn, ref_fn, _ = REDUCE_OPS[name]
+    a = _reduce_input(name, dtype, (3, 5))
+    axes = [1] if dtype not in ("float32", "int32") else [1, 0] if name in ("softmax", "log_softmax", "cumsum") else [1, None]
+    for axis in axes:
+        with np.errstate(all="ignore"):
+            ref = np.asarray(ref_fn(a, axis))
+        out = fn(Tensor(a), axis)
+        out_dt = _expected_dtype(name, a, ref)
+        assert out.dtype.name == out_dt, f"{name}({dtype}, axis={axis}): {out.dtype.name}, expected {out_dt}"
+        tol = {"float16": 4e-3, "float32": 2e-6, "float64": 1e-12}.get(out_dt)
+        assert_close(out, ref, out_dt, rtol=tol, atol=tol, msg=f"{name}({dtype}, axis={axis}) of {a!r}")
+
+
+AXES = {
+    (): [None, ()],
+    (1,): [None, 0, -1],
+    (7,): [None, 0, (0,)],
+    (3, 5): [None, 0, 1, -2, (0, 1), ()],
+    (2, 3, 4): [None, 0, 1, 2, -1, (0, 2), (-1, -3), (0, 1), (1, 2), (2, 1, 0)],
+    (0,): [None, 0],
+    (3, 0): [None, 0, 1],
+    (2, 0, 4): [1, (0, 2)],
+}
+
+
+@pytest.mark.parametrize("shape", list(AXES), ids=str)
+def test_sum_and_max_axes_keepdims(shape: tuple[int, ...]) -> None:
+    a = sample("float32", shape)
+    b = sample("int32", shape, 1)
+    for axis in AXES[shape]:
+        for keepdims in (False, True):
+            out = Tensor(a).sum(axis, keepdims=keepdims)
+            assert_close(out, np.sum(a, axis=axis, keepdims=keepdims), msg=f"sum {shape} axis={axis} {keepdims}")
+            assert_close(Tensor(a).sum(axis=axis, keepdim=keepdims), np.sum(a, axis=axis, keepdims=keepdims))
+            axes = (axis,) if isinstance(axis, int) else range(len(shape)) if axis is None else axis
+            if all(shape[x] for x in axes):
+                ref = np.max(b, axis=axis, keepdims=keepdims)
+                assert_close(Tensor(b).max(axis, keepdims=keepdims), ref, msg=f"max {shape} axis={axis} {keepdims}")
+            else:
+                with pytest.raises(ValueError):
+                    Tensor(b).max(axis, keepdims=keepdims)
+                with pytest.raises(ValueError):
+                    np.max(b, axis=axis, keepdims=keepdims)
+
+
+def test_reduce_noncontiguous_inputs() -> None:
+    a = sample("float64", (4, 6))
+    t = Tensor(a)
+    for view in (lambda x: x.T, lambda x: x[::-1, 1::2], lambda x: x[:, ::-1].T[1:]):
+        assert_close(view(t).sum(0), view(a).sum(0))
+        assert_close(view(t).max(1, keepdims=True), view(a).max(1, keepdims=True))
+        assert_close(view(t).argmin(1), view(a).argmin(1))
+        assert_close(view(t).cumsum(1), view(a).cumsum(1))
+
+
+def test_empty_reductions() -> None:
+    e = np.zeros((0, 3), dtype=np.float32)
+    t = Tensor(e)
+    assert_close(t.sum(), np.float32(0))
+    assert_close(t.sum(0), np.zeros(3, np.float32))
+    assert_close(t.prod(0), np.ones(3, np.float32))
+    assert_close(t.max(1), np.zeros((0,), np.float32))  # reduces non-empty rows of which there are none
+    assert_close(t.any(), np.False_)
+    assert_close(t.all(0), np.ones(3, bool))
+    assert_close(Tensor(np.zeros((0,), np.int32)).sum(), np.int64(0))
+    assert_close(t.cumsum(0), np.cumsum(e, 0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert_close(t.mean(0), np.mean(e, 0))
+        assert_close(t.var(), np.float32(np.nan))
+    for fn in (lambda x: x.max(), lambda x: x.min(0), lambda x: x.argmax(), lambda x: x.argmin(0)):
+        with pytest.raises(ValueError, match="empty|zero-size"):
+            fn(t)
+    with lazyarr.Context(NULL=0):
+        pass
+
+
+def test_float16_sums_accumulate_in_float32() -> None:
+    x = np.full(4096, 0.1, dtype=np.float16)
+    ref = x.astype(np.float32).sum().astype(np.float16)
+    assert Tensor(x).sum().numpy() == ref  # float16 accumulation would stall near 256
+    assert Tensor(x).mean().numpy() == np.float16(x.astype(np.float32).mean())
+    assert Tensor(x).sum().dtype.name == "float16"
+    cs = Tensor(x).cumsum().numpy()
+    assert cs.dtype == np.float16 and cs[-1] == ref
+
+
+def test_argmax_ties_and_nan() -> None:
+    a = np.array([[1.0, 3.0, 3.0, np.nan, np.nan], [2.0, 2.0, -1.0, -1.0, 0.0]], dtype=np.float32)
+    t = Tensor(a)
+    assert_close(t.argmax(1), np.argmax(a, 1))
+    assert_close(t.argmin(1), np.argmin(a, 1))
+    assert_close(t.argmax(), np.argmax(a))
+    assert_close(t.argmax(0, keepdims=True), np.argmax(a, 0, keepdims=True))
+    assert_close(t.max(1), np.max(a, 1))
+    assert_close(t.min(0), np.min(a, 0))
+
+
+def test_var_std_ddof_and_keepdims() -> None:
+    a = sample("float64", (2, 3, 4))
+    t = Tensor(a)
+    assert_close(t.var((0, 2), keepdims=True, ddof=1), np.var(a, (0, 2), keepdims=True, ddof=1))
+    assert_close(t.std(-1, correction=0), np.std(a, -1))
+    assert_close(t.var(), np.var(a))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert_close(Tensor(a[:1]).var(0, ddof=1), np.var(a[:1], 0, ddof=1))  # n - ddof = 0: NaN
+
+
+def test_softmax_family_extremes() -> None:
+    a = np.array([[0.0, -np.inf, 1.0], [-np.inf, -np.inf, -np.inf], [np.inf, 0.0, 1.0], [1000.0, 1000.0, -1000.0]])
+    t = Tensor(a)
+    with np.errstate(all="ignore"):
+        assert_close(t.logsumexp(1), _logsumexp(a, 1))
+        assert_close(t.logsumexp(1, keepdims=True), _logsumexp(a, 1, keepdims=True))
+        assert_close(t[[0, 3]].softmax(-1), _softmax(a[[0, 3]], -1))
+        assert_close(t[[0, 3]].log_softmax(1), _log_softmax(a[[0, 3]], 1))
+        assert_close(t.logsumexp(), _logsumexp(a, None))
+
+
+def test_cumsum_axes() -> None:
+    a = sample("int32", (2, 3, 4))
+    for axis in (None, 0, 1, -1):
+        assert_close(Tensor(a).cumsum(axis), np.cumsum(a, axis))
+    b = sample("bool", (5,))
+    assert_close(Tensor(b).cumsum(), np.cumsum(b))
+    assert_close(Tensor(np.float32(2.5)).cumsum(), np.cumsum(np.float32(2.5)))
+
+
+def test_sum_prod_dtype_argument() -> None:
+    a = sample("int32", (3, 5))
+    assert_close(Tensor(a).sum(1, dtype="int32"), np.sum(a, 1, dtype=np.int32))
+    assert_close(Tensor(a).sum(dtype=lazyarr.float64), np.sum(a, dtype=np.float64))
+    assert_close(Tensor(a.astype(np.uint8)).sum(), np.sum(a.astype(np.uint8)))
+    assert_close(Tensor(a).prod(0, dtype=np.float32), np.prod(a, 0, dtype=np.float32))
+
+
+# ---- matmul ----
+
+MATMUL_SHAPES = [((3, 4), (4, 5)), ((4,), (4, 2)), ((3, 4), (4,)), ((4,), (4,)), ((2, 3, 4), (4, 5)),
+                 ((2, 1, 3, 4), (5, 4, 2)), ((3, 4), (2, 4, 5)), ((0, 4), (4, 3)), ((3, 0), (0, 2))]
+
+
+@pytest.mark.parametrize("sa,sb", MATMUL_SHAPES, ids=str)
+def test_matmul_shapes(sa, sb) -> None:
+    a, b = sample("float32", sa, 0), sample("float32", sb, 1)
+    assert_close(Tensor(a) @ Tensor(b), a @ b, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "int64", "bool", "float16"])
+def test_matmul_dtypes(dtype: str) -> None:
+    a, b = sample(dtype, (3, 4), 0), sample(dtype, (4, 2), 1)
+    out = Tensor(a).matmul(Tensor(b))
+    ref = a @ b
+    assert out.dtype.name == ref.dtype.name
+    tol = 3e-3 if dtype == "float16" else None
+    assert_close(out, ref, rtol=tol, atol=tol)
+
+
+def test_matmul_mixed_dot_and_views() -> None:
+    a, b = sample("float32", (4, 3), 0), sample("int32", (4, 2), 1)
+    assert_close(Tensor(a).T @ Tensor(b), a.T @ b)  # float32 @ int32 promotes to float64 like NumPy
+    assert_close(Tensor(a).dot(Tensor(a)[::-1].T), a.dot(a[::-1].T), rtol=1e-5, atol=1e-5)
+    # lists of Python floats are float32 tensors
+    assert_close(a[:, 0].tolist() @ Tensor(a), a[:, 0] @ a, rtol=1e-5, atol=1e-5)
+    assert_close(Tensor(a) @ a[0].tolist(), a @ a[0], rtol=1e-5, atol=1e-5)

@@ -1,0 +1,129 @@
+"""Unary elementwise ops against NumPy over dtypes, shapes (incl. 0-d and empty) and non-contiguous layouts.
+
+Float ops on integer or bool tensors compute in float32 (lazyarr's documented rule; NumPy would pick float64 or
+float16), so their reference is NumPy's float64 result cast to float32.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from lazyarr import Tensor
+from tests.helpers import DTYPES, LAYOUTS, SHAPES, assert_close, layout_inputs, sample
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+# name -> (NumPy reference on float64 values, kind); kind "float": float op (ints/bool give float32),
+# "keep": result keeps the input dtype, "pred": bool result
+FLOAT_OPS = {
+    "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "log1p": np.log1p, "expm1": np.expm1,
+    "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x), "reciprocal": lambda x: 1 / x, "sin": np.sin, "cos": np.cos,
+    "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "gelu": lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2))),
+    "silu": lambda x: x * _sigmoid(x), "erf": _erf,
+}
+# ops whose NumPy ufunc keeps the dtype (ints and floats); the NumPy function is applied to the input as is
+KEEP_OPS = {
+    "neg": np.negative, "abs": np.abs, "sign": np.sign, "square": np.square, "relu": lambda x: np.maximum(x, 0),
+    "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "round": np.round,
+}
+PRED_OPS = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite}
+ALL_OPS = {**FLOAT_OPS, **KEEP_OPS, **PRED_OPS}
+# values whose float32 results are far from the overflow edges, so float32-vs-float64 references agree
+SMALL = {"low": -4, "high": 4}
+# ops checked on every shape and non-contiguous layout for every dtype (indexing is the same code for every op, so
+# the other ops run on 1-d loops only, and on 0-d tensors for float32: each distinct kernel costs a compile)
+LAYOUT_OPS = {"float32": ("neg", "exp"), "bool": ("abs",)}
+# float ops on int64 and bool compute as cast-to-float32 then the float32 op (both tested elsewhere): their values are
+# checked for these ops, their dtypes for all
+CAST_FLOAT_OPS = ("exp", "sqrt", "sigmoid")
+
+
+def _reference(name: str, a: np.ndarray) -> tuple[np.ndarray, str]:
+    """(NumPy's values, lazyarr's dtype) of op `name` on `a`."""
+    dt = a.dtype.name
+    if name in FLOAT_OPS:
+        out_dt = dt if a.dtype.kind == "f" else "float32"
+        calc = a.astype(np.float64) if a.dtype.kind != "f" else a
+        with np.errstate(all="ignore"):
+            if a.dtype.kind == "f" and name in ("sigmoid", "gelu", "silu", "erf", "rsqrt"):
+                return FLOAT_OPS[name](a.astype(np.float64)), out_dt  # composites: compare with the exact value
+            return FLOAT_OPS[name](calc), out_dt
+    if name == "relu" and dt == "bool":
+        return a, "bool"
+    if name == "square" and dt == "bool":
+        return np.square(a), "int8"
+    return ALL_OPS[name](a), (np.asarray(ALL_OPS[name](a)).dtype.name if dt != "bool" or name in PRED_OPS else dt)
+
+
+def _inputs(dtype: str, name: str):
+    kw = SMALL if name in FLOAT_OPS else {}
+    if name in LAYOUT_OPS.get(dtype, ("neg",)):
+        yield from layout_inputs(dtype, **kw)
+        return
+    for shape in [s for s in SHAPES if np.prod(s) != 1]:  # one kernel: contiguous dims merge into one loop
+        a = sample(dtype, shape, **kw)
+        yield f"shape{shape}", a, Tensor(a)
+
+
+@pytest.mark.parametrize("dtype", [*DTYPES, "float16"])
+@pytest.mark.parametrize("name", list(ALL_OPS))
+def test_unary(name: str, dtype: str) -> None:
+    if dtype == "bool" and name in ("neg", "sign"):
+        with pytest.raises(TypeError):
+            getattr(Tensor(np.array([True, False])), name)()
+        return
+    tol = {"float16": 2e-3, "float32": 2e-6, "float64": 1e-13}
+    if dtype in ("int64", "bool") and name in FLOAT_OPS and name not in CAST_FLOAT_OPS:
+        assert getattr(Tensor(sample(dtype, (3,))), name)().dtype.name == "float32"
+        return
+    for where, a, t in _inputs(dtype, name):
+        ref, out_dt = _reference(name, a)
+        out = getattr(t, name)()
+        assert out.dtype.name == out_dt, f"{name}({dtype}) at {where}: dtype {out.dtype.name}, expected {out_dt}"
+        rtol = {"float16": 1e-3, "float32": 1e-5, "float64": 1e-12}.get(out_dt)
+        assert_close(out, ref, out_dt, rtol=rtol, atol=tol.get(out_dt), msg=f"{name}({dtype}) at {where}")
+
+
+def test_signed_zero_and_nan_propagation() -> None:
+    a = np.array([-0.0, 0.0, np.nan, -np.inf], dtype=np.float32)
+    t = Tensor(a)
+    assert np.array_equal(np.signbit(t.neg().numpy()), np.signbit(-a))
+    assert np.array_equal(np.signbit(t.abs().numpy()), np.signbit(np.abs(a)))
+    assert np.array_equal(np.signbit(t.floor().numpy()), np.signbit(np.floor(a)))
+    assert np.array_equal(np.signbit(t.round().numpy()), np.signbit(np.round(a)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_round_half_to_even_and_decimals(dtype: str) -> None:
+    a = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 1.25, 0.125, 1234.5, -1250.0, 1350.0, 2.675], dtype=dtype)
+    for d in (0, 2, -2) if dtype != "float32" else (0, 1, 2, -1, -2):
+        assert_close(Tensor(a).round(d), np.round(a, d), msg=f"round({d})")
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int64", "uint8"])
+def test_round_integers(dtype: str) -> None:
+    a = np.array([0, 5, 15, 25, 49, 50, 75, 125, 99], dtype=dtype)
+    if dtype != "uint8":
+        a = np.concatenate([a, -a])
+    for d in (0, 1, -1) if dtype == "uint8" else (0, 1, -1, -2):
+        assert_close(Tensor(a).round(d), np.round(a, d), msg=f"round({d})")
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "uint32"])
+def test_integer_wraparound(dtype: str) -> None:
+    info = np.iinfo(dtype)
+    a = np.array([info.min, info.min + 1, -1 if info.min else 0, 0, 1, info.max - 1, info.max], dtype=dtype)
+    t = Tensor(a)
+    with np.errstate(all="ignore"):
+        assert_close(t.abs() + t.square() * 3 - t.sign() + (-t), np.abs(a) + np.square(a) * np.array(3, dtype) - np.sign(a) + (-a))
+
+
+def test_layouts_cover_the_listed_views() -> None:
+    base = np.arange(30).reshape(3, 10)
+    assert not LAYOUTS["stepped"][1](base).flags.c_contiguous

@@ -291,7 +291,7 @@ def _reaches_leaf(root: UOp, leaves: dict[UOp, list[Tensor]]) -> bool:
 
 
 def _is_storage(u: UOp) -> bool:
-    while u.op in (Ops.RESHAPE, Ops.PERMUTE, Ops.SHRINK, Ops.FLIP):
+    while u.op in (Ops.RESHAPE, Ops.PERMUTE, Ops.SHRINK, Ops.FLIP, Ops.STRIDE, Ops.DETACH):
         u = u.src[0]
     return u.op is Ops.BUFFER
 

@@ -458,7 +458,7 @@ def _as_tensor(like: Tensor, x: Any) -> Tensor:
 def _check_targets(target: Tensor, n_classes: int, ignore_index: int) -> None:
     """IndexError for class indices out of range, when they are stored data (no kernel, no JIT capture running)."""
     chain_ok = target.uop
-    while chain_ok.op in (Ops.RESHAPE, Ops.PERMUTE, Ops.SHRINK, Ops.EXPAND, Ops.FLIP):
+    while chain_ok.op in (Ops.RESHAPE, Ops.PERMUTE, Ops.SHRINK, Ops.EXPAND, Ops.FLIP, Ops.STRIDE, Ops.DETACH):
         chain_ok = chain_ok.src[0]
     if chain_ok.op is not Ops.BUFFER or capturing or target.size == 0:
         return

@@ -83,7 +83,7 @@ class Ops(Enum):
     COPY = auto()  # copy src to another device (arg: device name)
     ASSIGN = auto()  # src: (target view of a storage, value); value: the whole storage after the write (its shape)
     GATHER = auto()  # src: (data, index); data is read at data-dependent positions (arg: GatherArg)
-    DETACH = auto()  # src unchanged, but no gradient flows through it (removed before scheduling)
+    DETACH = auto()  # an identity view through which no gradient flows (removed before scheduling)
 
 
 class GroupOp:
@@ -97,7 +97,8 @@ class GroupOp:
     Ternary = frozenset({Ops.WHERE})
     ALU = Unary | Binary | Ternary
     Elementwise = ALU | {Ops.CAST, Ops.BITCAST}
-    Movement = frozenset({Ops.RESHAPE, Ops.PERMUTE, Ops.EXPAND, Ops.SHRINK, Ops.PAD, Ops.FLIP, Ops.STRIDE})
+    Movement = frozenset({Ops.RESHAPE, Ops.PERMUTE, Ops.EXPAND, Ops.SHRINK, Ops.PAD, Ops.FLIP, Ops.STRIDE,
+                          Ops.DETACH})
     Leaf = frozenset({Ops.BUFFER, Ops.CONST, Ops.IOTA, Ops.PARAM})
     Comparison = frozenset({Ops.CMPLT, Ops.CMPLE, Ops.CMPEQ, Ops.CMPNE})
     Commutative = frozenset({Ops.ADD, Ops.MUL, Ops.MAX, Ops.MIN, Ops.CMPEQ, Ops.CMPNE, Ops.AND, Ops.OR, Ops.XOR})

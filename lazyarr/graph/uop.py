@@ -188,6 +188,8 @@ def _movement_shape(op: Ops, src_shape: tuple[int, ...], arg: Any) -> tuple[int,
         if len(arg) != len(src_shape) or any(k <= 0 for k in arg):
             raise ValueError(f"invalid stride {arg} of shape {src_shape}")
         return tuple(-(-s // k) for s, k in zip(src_shape, arg))
+    if op is Ops.DETACH:
+        return src_shape
     if len(arg) != len(src_shape):  # FLIP
         raise ValueError(f"invalid flip {arg} of shape {src_shape}")
     return src_shape

@@ -47,7 +47,7 @@ def is_parameter(t: Any) -> bool:
 
 def _has_storage(t: Tensor) -> bool:
     u = t.uop
-    while u.op in (Ops.RESHAPE, Ops.PERMUTE, Ops.SHRINK, Ops.FLIP):
+    while u.op in (Ops.RESHAPE, Ops.PERMUTE, Ops.SHRINK, Ops.FLIP, Ops.STRIDE, Ops.DETACH):
         u = u.src[0]
     return u.op is Ops.BUFFER
 

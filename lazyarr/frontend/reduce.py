@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
     if axis is None:
         return tuple(range(ndim))
-    axes = tuple(normalize_axis(operator.index(a), ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
+    axes = tuple(
+        normalize_axis(operator.index(a), ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))
+    )
     if len(set(axes)) != len(axes):
         raise ValueError("duplicate value in 'axis'")
     return axes
@@ -37,7 +39,9 @@ class ReduceMixin:
         out = self._new(self.uop.reduce(op, axes))
         return out if keepdims else out.reshape(tuple(s for i, s in enumerate(self.shape) if i not in axes))
 
-    def sum(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
+    def sum(
+        self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None
+    ) -> Tensor:
         """Sum over `axis`. Small ints and bool accumulate in int64 (NumPy); float16 accumulates in float32."""
         keepdims = keepdim if keepdim is not None else keepdims
         if dtype is not None:
@@ -49,7 +53,9 @@ class ReduceMixin:
         acc = x.cast(dtypes.float32) if x.dtype is dtypes.float16 else x
         return acc._reduce(Ops.ADD, axis, keepdims).cast(x.dtype)
 
-    def prod(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
+    def prod(
+        self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None
+    ) -> Tensor:
         keepdims = keepdim if keepdim is not None else keepdims
         if dtype is not None:
             x = self.cast(dtype)
@@ -78,16 +84,24 @@ class ReduceMixin:
         if any(self.shape[a] == 0 for a in _axes(axis, self.ndim)) or (axis is None and self.size == 0):
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
 
-    def mean(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
-        """Arithmetic mean; integers give the default float. An empty reduction gives NaN (NumPy, without the warning)."""
+    def mean(
+        self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None
+    ) -> Tensor:
+        """Arithmetic mean; integers give the default float. An empty reduction gives NaN (NumPy, minus the warning)."""
         keepdims = keepdim if keepdim is not None else keepdims
         x = self.cast(dtype) if dtype is not None else self if self.dtype.is_float else self.cast(dtypes.default_float)
         n = prod(self.shape[a] for a in _axes(axis, self.ndim))
         total = x.sum(axis, keepdims)
         return total / n if n else total * float("nan")
 
-    def var(self: Tensor, axis: Any = None, keepdims: bool = False, ddof: int = 0, correction: int | None = None,
-            keepdim: bool | None = None) -> Tensor:
+    def var(
+        self: Tensor,
+        axis: Any = None,
+        keepdims: bool = False,
+        ddof: int = 0,
+        correction: int | None = None,
+        keepdim: bool | None = None,
+    ) -> Tensor:
         """Variance with `ddof` (NumPy; PyTorch's `correction` is accepted too), computed as mean((x-mean)^2)."""
         keepdims = keepdim if keepdim is not None else keepdims
         ddof = correction if correction is not None else ddof
@@ -97,8 +111,14 @@ class ReduceMixin:
         sq = (centered * centered).sum(axis, keepdims)
         return sq / (n - ddof) if n - ddof > 0 else sq * float("nan")
 
-    def std(self: Tensor, axis: Any = None, keepdims: bool = False, ddof: int = 0, correction: int | None = None,
-            keepdim: bool | None = None) -> Tensor:
+    def std(
+        self: Tensor,
+        axis: Any = None,
+        keepdims: bool = False,
+        ddof: int = 0,
+        correction: int | None = None,
+        keepdim: bool | None = None,
+    ) -> Tensor:
         return self.var(axis, keepdims, ddof, correction, keepdim).sqrt()
 
     def any(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
@@ -136,7 +156,11 @@ class ReduceMixin:
         m = x.max(axis, keepdims=True)
         m = (m.isinf()).where(0, m)
         out = (x - m).exp().sum(axis, keepdims=True).log() + m
-        return out if keepdims else out.reshape(tuple(s for i, s in enumerate(self.shape) if i not in _axes(axis, self.ndim)))
+        return (
+            out
+            if keepdims
+            else out.reshape(tuple(s for i, s in enumerate(self.shape) if i not in _axes(axis, self.ndim)))
+        )
 
     def softmax(self: Tensor, axis: int = -1, dim: int | None = None) -> Tensor:
         """exp(x - max) / sum(exp(x - max)) along `axis` (one fused kernel per row block)."""
@@ -168,7 +192,7 @@ class ReduceMixin:
         return out.transpose(a, -1) if a != self.ndim - 1 else out
 
     def matmul(self: Tensor, other: Any) -> Tensor:
-        """Matrix product with NumPy's rules: 1-D operands are promoted and the added dim removed; batch dims broadcast."""
+        """Matrix product, NumPy rules: 1-D operands are promoted and the added dim removed, batch dims broadcast."""
         cls = type(self)
         o = other if isinstance(other, cls) else cls(other, device=self.device)
         if self.ndim == 0 or o.ndim == 0:
@@ -178,8 +202,10 @@ class ReduceMixin:
         a2 = a.reshape(1, -1) if a.ndim == 1 else a
         b2 = b.reshape(-1, 1) if b.ndim == 1 else b
         if a2.shape[-1] != b2.shape[-2]:
-            raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                             f"(n?,k),(k,m?)->(n?,m?) (size {b2.shape[-2]} is different from {a2.shape[-1]})")
+            raise ValueError(
+                f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                f"(n?,k),(k,m?)->(n?,m?) (size {b2.shape[-2]} is different from {a2.shape[-1]})"
+            )
         prod_ = a2.unsqueeze(-1) * b2.unsqueeze(-3)
         out = prod_.sum(-2, dtype=dt) if dt.is_int or dt.is_bool else prod_.sum(-2)
         if dt.is_bool:

@@ -234,7 +234,10 @@ def _is_realized(u: UOp) -> bool:
 
 def _uop_from_data(data: Any, dt: DType | None) -> UOp:
     if isinstance(data, (bool, int, float, np.number, np.bool_)):
-        out_dt = dt or (dtypes.scalar_dtype(data) if isinstance(data, (np.generic, bool, float)) else _int_dtype([data]))
+        if dt is not None:
+            out_dt = dt
+        else:
+            out_dt = dtypes.scalar_dtype(data) if isinstance(data, (np.generic, bool, float)) else _int_dtype([data])
         value = data.item() if isinstance(data, np.generic) else data
         if out_dt.is_int and isinstance(value, int) and not isinstance(value, bool) and not _fits(value, out_dt):
             raise OverflowError(f"Python integer {value} out of bounds for {out_dt.name}")

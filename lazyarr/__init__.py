@@ -19,9 +19,10 @@ from lazyarr.dtypes import (
     uint64,
 )
 from lazyarr.frontend.tensor import Tensor
-from lazyarr.helpers import AxisError, Context
+from lazyarr.helpers import AxisError, Context, JitError
+from lazyarr.jit import JitWarning, jit
 from lazyarr.kernels.stats import Stats, reset_stats, stats
 
 __version__ = "0.1.0"
-__all__ = ["Tensor", "Context", "dtypes", "DType", "stats", "reset_stats", "Stats", "AxisError", "bool_", "int8",
+__all__ = ["Tensor", "Context", "jit", "JitError", "JitWarning", "dtypes", "DType", "stats", "reset_stats", "Stats", "AxisError", "bool_", "int8",
            "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]

@@ -37,6 +37,12 @@ FLAGS: dict[str, Flag] = {
         Flag("SCHEDULE_CACHE", int, 1, "0: disable the in-process schedule cache."),
         Flag("PARALLEL_MIN", int, 1 << 16, "Elements a CPU kernel must cover before it is split across threads."),
         Flag("NULL", int, 0, "1: schedule and render kernels but do not compile or run them (kernel counting)."),
+        Flag("JIT", int, 1, "0: @lazyarr.jit runs functions eagerly; 1: capture and replay (CPU: one batched native "
+             "driver per replay); 2: replay with a Python loop over the captured launches."),
+        Flag("JIT_SPLIT", int, 1, "1: a replay runs big parallel kernels threaded, between batched drivers; 0: every "
+             "kernel inside the driver, single-threaded."),
+        Flag("CUDA_LANES", int, 0, "Threads per output row of CUDA reductions (0: automatic; 1, 32 or a multiple of 32)."),
+        Flag("CUDA_CHECK", int, 0, "1: also render every CPU kernel as CUDA C and compile it with NVRTC (test mode)."),
     )
 }
 
@@ -98,6 +104,10 @@ def prod(xs: Iterable[int]) -> int:
 def cache_dir() -> str:
     """The on-disk cache directory (``LAZYARR_CACHE_DIR`` or ``~/.cache/lazyarr``)."""
     return flag("CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "lazyarr")
+
+
+class JitError(RuntimeError):
+    """A function cannot be captured or replayed by `lazyarr.jit` (the message says why and what to do)."""
 
 
 class AxisError(ValueError, IndexError):

@@ -30,10 +30,35 @@ def _shape(shape: tuple[Any, ...]) -> tuple[int, ...]:
 
 
 class RNGState:
-    """The generator's seed and the count of random values drawn since it was seeded."""
+    """The generator's seed and, per device, its state tensors: a draw counter and a key (uint64[1] buffers).
+
+    The state lives in device buffers updated in place, so a function captured by `lazyarr.jit` draws fresh numbers
+    on every replay, and `manual_seed` (which rewrites those buffers) makes replays reproducible too.
+    """
 
     seed: int = 0
-    counter: int = 0
+    devices: dict[str, tuple[Tensor, Tensor]] = {}
+
+
+def _key_of(seed: int) -> int:
+    return (int(seed) * 0xD1B54A32D192ED03 + 0x9E3779B97F4A7C15) & (2**64 - 1)
+
+
+def _rng_state(cls: type[Tensor], device: str | None) -> tuple[Tensor, Tensor]:
+    """(counter, key) of `device`, created on first use from the current seed."""
+    dev = canonical_device(device, flag("DEVICE"))
+    if dev not in RNGState.devices:
+        counter = cls(np.zeros(1, dtype=np.uint64), device=dev)
+        key = cls(np.array([_key_of(RNGState.seed)], dtype=np.uint64), device=dev)
+        RNGState.devices[dev] = (counter, key)
+    return RNGState.devices[dev]
+
+
+def _write_state(t: Tensor, value: int) -> None:
+    """Overwrite a state tensor's storage in place (its buffer identity is what captured functions hold)."""
+    base = t.uop.src[0] if t.uop.op is Ops.RESHAPE else t.uop
+    assert base.op is Ops.BUFFER, "RNG state tensors are plain buffers"
+    base.arg.array[0] = value
 
 
 def _splitmix(x: Tensor) -> Tensor:
@@ -74,7 +99,7 @@ class CreationMixin:
         """An uninitialised tensor with its own storage (zero-filled here)."""
         dt = dtypes.to_dtype(dtype or dtypes.default_float)
         s = _shape(shape)
-        buf = Buffer(prod(s), dt, canonical_device(device, flag("DEVICE")), np.zeros(prod(s), dt.np_name))
+        buf = Buffer.from_numpy(np.zeros(prod(s), dt.np_name), dt, canonical_device(device, flag("DEVICE")))
         return cls(UOp(Ops.BUFFER, dt, (), buf).reshape(s), device=device)
 
     def zeros_like(self: Tensor, dtype: Any = None) -> Tensor:
@@ -141,19 +166,29 @@ class CreationMixin:
     # ---- random ----
     @staticmethod
     def manual_seed(seed: int = 0) -> None:
-        """Seed the generator: the same seed gives the same random tensors, on every device."""
-        RNGState.seed, RNGState.counter = int(seed), 0
+        """Seed the generator: the same seed gives the same random tensors, on every device (also inside functions
+        captured by `lazyarr.jit`, whose replays read the same state)."""
+        RNGState.seed = int(seed)
+        for counter, key in RNGState.devices.values():
+            _write_state(counter, 0)
+            _write_state(key, _key_of(seed))
 
     @classmethod
     def _random_bits(cls, shape: tuple[int, ...], device: str | None) -> Tensor:
-        """uint64 random bits of `shape` from the counter-based generator."""
+        """uint64 random bits of `shape`: splitmix64 twice over ((draw << 32) + element index) ^ key.
+
+        Each draw takes the device's draw counter (a snapshot, realised now) and increments it in place: two tiny
+        kernels, whatever the shape, so draws of every size share compiled code and a captured function's replays
+        advance the counter.
+        """
         n = prod(shape)
-        base = np.array([(RNGState.seed * 0x9E3779B97F4A7C15 + RNGState.counter) & (2**64 - 1)], dtype=np.uint64)
-        RNGState.counter += n
-        start = cls(base, device=device)  # a buffer, not a constant: a new draw does not recompile
-        idx = cls(UOp(Ops.IOTA, dtypes.uint64, (), n), device=device)
-        key = RNGState.seed * 0xD1B54A32D192ED03 & (2**64 - 1)
-        return _splitmix(_splitmix((idx + start.reshape(()).broadcast_to((n,))) ^ key)).reshape(shape)
+        counter, key = _rng_state(cls, device)
+        draw = counter.clone()
+        counter.assign(counter + 1)
+        draw.realize(counter)  # one schedule: the snapshot is stored before the increment
+        idx = cls(UOp(Ops.IOTA, dtypes.uint64, (), n), device=counter.device)
+        start = (draw << 32).reshape(()).broadcast_to((n,))
+        return _splitmix(_splitmix((idx + start) ^ key.reshape(()).broadcast_to((n,)))).reshape(shape)
 
     @classmethod
     def rand(cls, *shape: Any, dtype: Any = None, device: str | None = None) -> Tensor:
@@ -179,8 +214,8 @@ class CreationMixin:
         """Standard normal values (Box-Muller over two uniform draws)."""
         s = _shape(shape)
         dt = dtypes.to_dtype(dtype or dtypes.default_float)
-        u1 = cls.rand(*s, dtype=dtypes.float32, device=device)
-        u2 = cls.rand(*s, dtype=dtypes.float32, device=device)
+        u = cls.rand(2, *s, dtype=dtypes.float32, device=device)  # one draw for both uniforms
+        u1, u2 = u[0], u[1]
         return ((1 - u1).log() * -2).sqrt().mul((u2 * (2 * math.pi)).cos()).cast(dt)
 
     @classmethod

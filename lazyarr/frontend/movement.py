@@ -165,20 +165,12 @@ class MovementMixin:
 
     def _step(self: Tensor, dim: int, begin: int, step: int, count: int) -> Tensor:
         """Elements begin, begin+step, ... (count of them, step > 0) along `dim`, as a view."""
-        n = self.shape[dim]
-        end = min(n, begin + count * step)
         shr = [(0, s) for s in self.shape]
-        shr[dim] = (begin, end)
+        shr[dim] = (begin, min(self.shape[dim], begin + count * step))
         x = self.shrink(shr)
         if step == 1 or count == 0:
             return x
-        pad = [(0, 0)] * self.ndim
-        pad[dim] = (0, count * step - (end - begin))
-        x = x._new(x.uop.pad(tuple(pad))) if pad[dim][1] else x
-        x = x.reshape(*x.shape[:dim], count, step, *x.shape[dim + 1 :])
-        shr2 = [(0, s) for s in x.shape]
-        shr2[dim + 1] = (0, 1)
-        return x.shrink(shr2).reshape(*x.shape[: dim + 1], *x.shape[dim + 2 :])
+        return x._new(x.uop.stride(tuple(step if d == dim else 1 for d in range(x.ndim))))
 
     # ---- joining and splitting ----
     def cat(self: Tensor, *others: Tensor, dim: int = 0) -> Tensor:

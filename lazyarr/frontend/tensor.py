@@ -6,7 +6,6 @@ error types. Topic modules (`elementwise`, `movement`, `reduce`, `creation`) att
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,20 +15,19 @@ from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.frontend.creation import CreationMixin
 from lazyarr.frontend.elementwise import ElementwiseMixin
+from lazyarr.frontend.inplace import InplaceMixin, all_tensors, is_realized, join_views, own_buffer, realize_tensors
 from lazyarr.frontend.movement import MovementMixin
 from lazyarr.frontend.reduce import ReduceMixin
-from lazyarr.graph.ops import Ops
+from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
+from lazyarr.graph.view import View
 from lazyarr.helpers import flag, prod
+from lazyarr.kernels import realize as realize_module
 from lazyarr.kernels.device import Buffer, canonical_device
-from lazyarr.kernels.realize import realize_uops
-
-# every live Tensor, so a realised graph can repoint all tensors that share it
-all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
 
 
-class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
+class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin):
     """A lazy n-d array of `dtype` on `device` (tinygrad/PyTorch-style methods, NumPy-style dtypes and errors).
 
     `Tensor(data, dtype=None, device=None)` takes a Python scalar, a nested list/tuple, a NumPy array (any strides;
@@ -40,25 +38,29 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         ValueError: ragged nested lists, or an unknown device.
     """
 
-    __slots__ = ("uop", "device", "requires_grad", "grad", "_ctx", "__weakref__")
+    __slots__ = ("uop", "device", "requires_grad", "grad", "_ctx", "_group", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, data: Any, dtype: Any = None, device: str | None = None, requires_grad: bool | None = None) -> None:
         dt = None if dtype is None else dtypes.to_dtype(dtype)
         if isinstance(data, Tensor):
             self.device = canonical_device(device, data.device)
-            uop = data.uop if dt is None else data.uop.cast(dt)
+            src = data if self.device == data.device else data.to(self.device)
+            uop = src.uop if dt is None else src.uop.cast(dt)
         elif isinstance(data, UOp):
             self.device = canonical_device(device, flag("DEVICE"))
             uop = data
         else:
             self.device = canonical_device(device, flag("DEVICE"))
-            uop = _uop_from_data(data, dt)
+            uop = _uop_from_data(data, dt, self.device)
         self.uop: UOp = uop
         self.requires_grad: bool | None = requires_grad
         self.grad: Tensor | None = None
         self._ctx: Any = None
+        self._group: Any = None  # the array this tensor views (see frontend/inplace.py)
         all_tensors.add(self)
+        if not isinstance(data, (Tensor, UOp)):
+            own_buffer(self)  # storage made from the data here belongs to this tensor
 
     # ---- basic properties ----
     @property
@@ -96,20 +98,17 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
     def _new(self, uop: UOp) -> Tensor:
         """A tensor on the same device holding `uop`."""
         t = Tensor.__new__(Tensor)
-        t.uop, t.device, t.requires_grad, t.grad, t._ctx = uop, self.device, None, None, None
+        t.uop, t.device, t.requires_grad, t.grad, t._ctx, t._group = uop, self.device, None, None, None, None
         all_tensors.add(t)
+        if uop is self.uop or uop.op in GroupOp.Movement:
+            join_views(self, t)  # a view: it sees writes to self's array (NumPy semantics)
         return t
 
     # ---- realisation ----
     def realize(self, *others: Tensor) -> Tensor:
-        """Compute this tensor (and `others`) now, in one schedule; returns self. Views of buffers stay views."""
-        todo = [t for t in (self, *others) if not _is_realized(t.uop)]
-        if todo:
-            results = realize_uops([t.uop for t in todo])
-            becomes = {t.uop: r for t, r in zip(todo, results)}
-            for t in list(all_tensors):
-                if t.uop in becomes:
-                    t.uop = becomes[t.uop]
+        """Compute this tensor (and `others`) now, in one schedule, with every pending write they depend on; returns
+        self. Views of buffers stay views; every live tensor that shared the computed graphs now reads the result."""
+        realize_tensors((self, *others))
         return self
 
     def _buffer_view(self) -> tuple[Buffer, Any]:
@@ -134,21 +133,44 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
 
     def numpy(self) -> np.ndarray:
         """The values as a NumPy array (a copy; realises the tensor)."""
+        _check_read("numpy()")
         if self.size == 0:
             return np.zeros(self.shape, dtype=self.dtype.np_name)
         buf, view = self._buffer_view()
-        base = buf.array
+        base = buf.numpy()
         item = base.itemsize
         out = np.lib.stride_tricks.as_strided(base[view.offset:], shape=view.shape,
                                               strides=tuple(s * item for s in view.strides))
         return out.copy()
 
+    def to(self, device: str) -> Tensor:
+        """This tensor on `device` ("CPU" or "CUDA"): itself when it is there already, else a realised copy.
+
+        Raises:
+            ValueError: an unknown device.
+            RuntimeError: CUDA without CuPy or without a usable GPU.
+        """
+        target = canonical_device(device, self.device)
+        if target == self.device:
+            return self
+        out = Tensor(self.numpy(), device=target)
+        out.requires_grad = self.requires_grad
+        return out
+
+    def cpu(self) -> Tensor:
+        return self.to("CPU")
+
+    def cuda(self) -> Tensor:
+        return self.to("CUDA")
+
     def tolist(self) -> Any:
         """The values as (nested) Python lists of Python scalars."""
+        _check_read("tolist()")
         return self.numpy().tolist()
 
     def item(self) -> Any:
         """The single value of a 1-element tensor as a Python scalar (ValueError otherwise)."""
+        _check_read("item()")
         if self.size != 1:
             raise ValueError(f"can only convert a tensor of size 1 to a Python scalar, not shape {self.shape}")
         return self.numpy().reshape(()).item()
@@ -157,24 +179,32 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         return self.numpy()
 
     def __repr__(self) -> str:
+        if realize_module.capturing:  # printing inside a function being captured must not bake a value in
+            return f"<Tensor shape={self.shape} dtype={self.dtype.name} device={self.device!r} (captured by @jit)>"
         body = np.array2string(self.numpy(), separator=", ", prefix="Tensor(")
         return f"Tensor({body}, dtype={self.dtype.name}, device={self.device!r})"
 
     def __str__(self) -> str:
+        if realize_module.capturing:
+            return repr(self)
         return str(self.numpy())
 
     def __bool__(self) -> bool:
+        _check_read("bool()")
         if self.size != 1:
             raise ValueError("The truth value of a tensor with more than one element is ambiguous. Use a.any() or a.all()")
         return bool(self.item())
 
     def __float__(self) -> float:
+        _check_read("float()")
         return float(self.item())
 
     def __int__(self) -> int:
+        _check_read("int()")
         return int(self.item())
 
     def __index__(self) -> int:
+        _check_read("an index")
         if not self.dtype.is_int and not self.dtype.is_bool:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
@@ -212,27 +242,44 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin):
         return self.dtype.is_float
 
     def contiguous(self) -> Tensor:
-        """A tensor stored in C order when computed (an alias when it already is; see `clone` for a copy)."""
+        """A tensor stored in C order when computed. When this tensor already is a C-ordered view of storage, the
+        result is an alias (writes to either are seen by both, like `np.ascontiguousarray`); see `clone` for a copy."""
+        chain, base = strip_movement(self.uop)
+        if base.op in (Ops.BUFFER, Ops.ASSIGN) and _c_ordered(chain_view(chain, base.shape)):
+            return self._new(self.uop)
         return self._new(UOp(Ops.CONTIGUOUS, self.dtype, (self.uop,)))
 
     def clone(self) -> Tensor:
-        """A copy with its own storage."""
+        """A copy with its own storage, holding this tensor's value at the time of the call (later writes to this
+        tensor do not reach it, even before it is computed)."""
         return self._new(UOp(Ops.CONTIGUOUS, self.dtype, (self.uop,), "clone"))
 
     def detach(self) -> Tensor:
-        """The same values, outside the autograd graph."""
+        """The same values, outside the autograd graph; a view of the same array (writes are shared)."""
         return self._new(self.uop)
 
 
-def _is_realized(u: UOp) -> bool:
-    _, base = strip_movement(u)
-    return base.op is Ops.BUFFER or (base.op is Ops.CONST and u is base)
+def _check_read(what: str) -> None:
+    """Reading data while `@lazyarr.jit` captures a function raises JitError (the value would be frozen)."""
+    if realize_module.capturing:
+        realize_module.check_data_read(what)
+
+
+def _c_ordered(v: Any) -> bool:
+    """True for a View without padding whose strides are C order (at any offset)."""
+    if v is None or v.mask is not None:
+        return False
+    expected = View.create(v.shape).strides
+    return all(n == 1 or s == e for n, s, e in zip(v.shape, v.strides, expected))
+
+
+_is_realized = is_realized
 
 
 # ---- building UOps from Python/NumPy data ----
 
 
-def _uop_from_data(data: Any, dt: DType | None) -> UOp:
+def _uop_from_data(data: Any, dt: DType | None, device: str = "CPU") -> UOp:
     if isinstance(data, (bool, int, float, np.number, np.bool_)):
         if dt is not None:
             out_dt = dt
@@ -243,15 +290,17 @@ def _uop_from_data(data: Any, dt: DType | None) -> UOp:
             raise OverflowError(f"Python integer {value} out of bounds for {out_dt.name}")
         return UOp.const(value, out_dt)
     if isinstance(data, np.ndarray):
-        return _from_numpy(data, dt or dtypes.from_numpy(data.dtype))
+        return _from_numpy(data, dt or dtypes.from_numpy(data.dtype), device)
     if isinstance(data, (list, tuple)):
         arr = _array_from_nested(data, dt)
-        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype))
+        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype), device)
     if hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
         arr = np.asarray(data)
-        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype))
-    raise TypeError(f"cannot make a Tensor from {type(data).__name__} (expected a number, a nested list/tuple of "
-                    f"numbers, a NumPy array or a Tensor)")
+        return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype), device)
+    raise TypeError(
+        f"cannot make a Tensor from {type(data).__name__} (expected a number, a nested list/tuple of numbers, a "
+        f"NumPy array or a Tensor)"
+    )
 
 
 def _fits(value: Any, dt: DType) -> bool:
@@ -320,10 +369,10 @@ def _array_from_nested(data: Sequence[Any], dt: DType | None) -> np.ndarray:
         raise ValueError(f"cannot make a Tensor from a ragged nested sequence: {e}") from e
 
 
-def _from_numpy(arr: np.ndarray, dt: DType) -> UOp:
+def _from_numpy(arr: np.ndarray, dt: DType, device: str = "CPU") -> UOp:
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"lazyarr does not support NumPy dtype {arr.dtype}")
-    buf = Buffer.from_numpy(np.array(arr, dtype=dt.np_name, order="C", copy=True), dt)
+    buf = Buffer.from_numpy(np.array(arr, dtype=dt.np_name, order="C", copy=True), dt, device)
     return UOp(Ops.BUFFER, dt, (), buf).reshape(arr.shape)
 
 

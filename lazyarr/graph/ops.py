@@ -30,6 +30,7 @@ class Ops(Enum):
     SHRINK = auto()
     PAD = auto()
     FLIP = auto()
+    STRIDE = auto()  # arg: per-dim step k > 0, keeps elements 0, k, 2k, ...
     # unary ALU
     NEG = auto()
     ABS = auto()
@@ -80,7 +81,7 @@ class Ops(Enum):
     # realisation control
     CONTIGUOUS = auto()  # materialise src into a new buffer when realised
     COPY = auto()  # copy src to another device (arg: device name)
-    ASSIGN = auto()  # src: (target view of a buffer, value); writes value into the target's storage
+    ASSIGN = auto()  # src: (target view of a storage, value); value: the whole storage after the write (its shape)
     GATHER = auto()  # src: (data, index); data is read at data-dependent positions (arg: GatherArg)
 
 
@@ -95,7 +96,7 @@ class GroupOp:
     Ternary = frozenset({Ops.WHERE})
     ALU = Unary | Binary | Ternary
     Elementwise = ALU | {Ops.CAST, Ops.BITCAST}
-    Movement = frozenset({Ops.RESHAPE, Ops.PERMUTE, Ops.EXPAND, Ops.SHRINK, Ops.PAD, Ops.FLIP})
+    Movement = frozenset({Ops.RESHAPE, Ops.PERMUTE, Ops.EXPAND, Ops.SHRINK, Ops.PAD, Ops.FLIP, Ops.STRIDE})
     Leaf = frozenset({Ops.BUFFER, Ops.CONST, Ops.IOTA, Ops.PARAM})
     Comparison = frozenset({Ops.CMPLT, Ops.CMPLE, Ops.CMPEQ, Ops.CMPNE})
     Commutative = frozenset({Ops.ADD, Ops.MUL, Ops.MAX, Ops.MIN, Ops.CMPEQ, Ops.CMPNE, Ops.AND, Ops.OR, Ops.XOR})

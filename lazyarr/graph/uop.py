@@ -128,6 +128,9 @@ class UOp:
     def flip(self, axes: tuple[bool, ...]) -> UOp:
         return self if not any(axes) else UOp(Ops.FLIP, self.dtype, (self,), tuple(axes))
 
+    def stride(self, steps: tuple[int, ...]) -> UOp:
+        return self if all(k == 1 for k in steps) else UOp(Ops.STRIDE, self.dtype, (self,), tuple(steps))
+
     def reduce(self, op: Ops, axes: tuple[int, ...]) -> UOp:
         axes = tuple(sorted(set(axes)))
         return self if not axes else UOp(Ops.REDUCE, self.dtype, (self,), ReduceArg(op, axes))
@@ -165,6 +168,10 @@ def _movement_shape(op: Ops, src_shape: tuple[int, ...], arg: Any) -> tuple[int,
         if len(arg) != len(src_shape) or any(b < 0 or a < 0 for b, a in arg):
             raise ValueError(f"invalid pad {arg} of shape {src_shape}")
         return tuple(s + b + a for s, (b, a) in zip(src_shape, arg))
+    if op is Ops.STRIDE:
+        if len(arg) != len(src_shape) or any(k <= 0 for k in arg):
+            raise ValueError(f"invalid stride {arg} of shape {src_shape}")
+        return tuple(-(-s // k) for s, k in zip(src_shape, arg))
     if len(arg) != len(src_shape):  # FLIP
         raise ValueError(f"invalid flip {arg} of shape {src_shape}")
     return src_shape
@@ -183,13 +190,26 @@ def _infer_shape(op: Ops, src: tuple[UOp, ...], arg: Any) -> tuple[int, ...]:
         return _movement_shape(op, src[0].shape, arg)
     if op is Ops.REDUCE:
         return tuple(1 if i in arg.axes else s for i, s in enumerate(src[0].shape))
-    if op is Ops.ASSIGN or op is Ops.GATHER:
+    if op is Ops.ASSIGN:
+        return assign_storage(src[0]).shape  # the whole storage after the write
+    if op is Ops.GATHER:
         return src[1].shape
     shape = src[0].shape
     for s in src[1:]:
         if s.shape != shape:
             raise ValueError(f"{op.name} operands have shapes {shape} and {s.shape} (broadcast them first)")
     return shape
+
+
+def assign_storage(target: UOp) -> UOp:
+    """The storage node an ASSIGN target writes into: under its movement ops (and under a scatter's GATHER).
+
+    A target is a movement chain over a storage node (a BUFFER/PARAM, an earlier ASSIGN, or a value materialised
+    into a new buffer), or a GATHER whose data is such a chain (a scatter: data is written at the index positions).
+    """
+    while target.op in GroupOp.Movement or target.op is Ops.GATHER:
+        target = target.src[0]
+    return target
 
 
 def toposort(roots: list[UOp]) -> list[UOp]:

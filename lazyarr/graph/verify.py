@@ -39,6 +39,13 @@ def _check(u: UOp) -> str | None:
         return f"{u.arg.op.name} is not a reduction op"
     if u.op in GroupOp.Movement and u.dtype is not u.src[0].dtype:
         return "movement op changes dtype"
+    if u.op is Ops.ASSIGN:
+        target, value = u.src
+        if target.shape != value.shape or target.dtype is not value.dtype:
+            return (f"target {target.dtype.name}{list(target.shape)} and value "
+                    f"{value.dtype.name}{list(value.shape)} differ")
+        if any(s == 0 for s in target.shape):
+            return "zero-size target (a write of nothing must not reach the scheduler)"
     if u.op is Ops.IOTA and not u.dtype.is_int:
         return "IOTA must be an integer"
     return None

@@ -265,6 +265,18 @@ class View:
         mask = tuple((lo + b, hi + b) for (lo, hi), (b, _) in zip(self._full_mask(), arg_t))
         return View.create(tuple(dim + b + a for dim, (b, a) in zip(self.shape, arg_t)), self.strides, offset, mask)
 
+    def stride(self, steps: tuple[int, ...]) -> View:
+        """Every steps[d]-th element of each dim, starting at 0 (basic slicing `[::k]` with k > 0)."""
+        steps_t = tuple(_as_int(k, "View.stride") for k in steps)
+        if len(steps_t) != len(self.shape) or any(k <= 0 for k in steps_t):
+            raise ValueError(f"View.stride: steps {steps_t} invalid for shape {self.shape}")
+        shape = tuple(-(-s // k) for s, k in zip(self.shape, steps_t))
+        strides = tuple(st * k for st, k in zip(self.strides, steps_t))
+        mask = None
+        if self.mask is not None:
+            mask = tuple((-(-lo // k), max(-(-lo // k), -(-hi // k))) for (lo, hi), k in zip(self.mask, steps_t))
+        return View.create(shape, strides, self.offset, mask)
+
     def flip(self, axes: tuple[bool, ...]) -> View:
         """np.flip on the dims whose flag is set."""
         axes_t = tuple(bool(a) for a in axes)

@@ -1,4 +1,4 @@
-"""Buffers: flat, typed storage on a device (a NumPy array on CPU), allocated on first use."""
+"""Buffers: flat, typed storage on a device (a NumPy array on CPU, a CuPy array on CUDA), allocated on first use."""
 
 from __future__ import annotations
 
@@ -7,17 +7,25 @@ from typing import Any
 import numpy as np
 
 from lazyarr.dtypes import DType
+from lazyarr.kernels import runtime_cuda
 
 DEVICES = ("CPU", "CUDA")
 
 
 def canonical_device(device: str | None, default: str) -> str:
-    """'cpu', 'CPU', 'cuda:0' -> 'CPU' / 'CUDA'; ValueError for unknown devices."""
+    """'cpu', 'CPU', 'cuda:0' -> 'CPU' / 'CUDA'.
+
+    Raises:
+        ValueError: an unknown device.
+        runtime_cuda.CudaUnavailableError: CUDA without CuPy or without a usable GPU (a RuntimeError).
+    """
     if device is None:
         device = default
     name = str(device).upper().split(":")[0]
     if name not in DEVICES:
         raise ValueError(f"unknown device {device!r}; lazyarr knows {', '.join(DEVICES)}")
+    if name == "CUDA":
+        runtime_cuda.require()
     return name
 
 
@@ -38,23 +46,35 @@ class Buffer:
         return self._array is not None
 
     @property
-    def array(self) -> np.ndarray:
-        """The storage as a flat NumPy array (allocated on first access)."""
+    def array(self) -> Any:
+        """The storage, flat (allocated on first access): a NumPy array on CPU, a device array on CUDA."""
         if self._array is None:
-            self._array = np.empty(self.size, dtype=self.dtype.np_name)
+            if self.device == "CPU":
+                self._array = np.empty(self.size, dtype=self.dtype.np_name)
+            else:
+                self._array = runtime_cuda.backend().empty(self.size, self.dtype.np_name)
         return self._array
+
+    def numpy(self) -> np.ndarray:
+        """The values as a flat NumPy array: the storage itself on CPU, a copy from the device on CUDA."""
+        if self.device == "CPU":
+            return self.array
+        return runtime_cuda.backend().to_host(self.array)
 
     @property
     def nbytes(self) -> int:
         return self.size * self.dtype.itemsize
 
-    def kernel_array(self) -> np.ndarray:
-        """The storage as the CPU kernels see it (float16 as uint16 bit patterns)."""
+    def kernel_array(self) -> Any:
+        """The storage as kernels see it (float16 as uint16 bit patterns)."""
         a = self.array
         return a.view(np.uint16) if self.dtype.name == "float16" else a
 
     @staticmethod
-    def from_numpy(a: np.ndarray, dtype: DType) -> Buffer:
-        """A buffer holding a C-order copy of `a` (a flat view is reused when `a` is already contiguous and owned)."""
+    def from_numpy(a: np.ndarray, dtype: DType, device: str = "CPU") -> Buffer:
+        """A buffer on `device` holding a C-order copy of `a` (on CPU a flat view is reused when `a` is already
+        contiguous and owned)."""
         flat = np.ascontiguousarray(a, dtype=dtype.np_name).reshape(-1)
-        return Buffer(flat.size, dtype, "CPU", flat)
+        if device == "CPU":
+            return Buffer(flat.size, dtype, "CPU", flat)
+        return Buffer(flat.size, dtype, device, runtime_cuda.backend().from_host(flat))

@@ -360,6 +360,14 @@ class _Lowerer:
 
     def store(self, stmts: list[Stmt], scope: _Scope, v: str) -> None:
         n = self.out_view
+        if n.op is Ops.GATHER:  # a scatter: store at the positions the index gives (repeats store equal values)
+            data, index = n.src
+            as_int = self.emit(stmts, "cast", dtypes.int64, (self.value(index, scope),))
+            idx = self.loop_index(data.shape, scope.vars)
+            idx[n.arg.axis] = as_int
+            pos, _ = self.index_of(stmts, self.stacks[data], idx, self.tag(data))
+            stmts.append(Store(strip_movement(data)[1].arg.slot, pos, v))
+            return
         chain, base = strip_movement(n)
         idx = self.loop_index(n.shape, scope.vars)
         pos, valid = self.index_of(stmts, self.regrouped_stack(n), idx, self.tag(n))

@@ -1,7 +1,8 @@
 """Execution: normalized roots in, the schedule run on real buffers, the roots' results (over BUFFERs) out.
 
 Every kernel launch goes through `ExecItem.run`; while `capturing` is non-empty each launch is also handed to the
-capturers (the JIT), so this module never imports the JIT.
+capturers (the JIT), and the frontend asks them before it reads tensor data
+(`check_data_read`), so this module never imports the JIT.
 """
 
 from __future__ import annotations
@@ -11,49 +12,74 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from lazyarr.graph.ops import Ops
-from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, normalize, schedule
+from lazyarr.graph import schedule as schedule_module
+from lazyarr.graph.schedule import NewBuffer, Schedule, ScheduleItem, chain_view, normalize, schedule, strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import flag, prod
-from lazyarr.kernels import render_numba, runtime_numba
+from lazyarr.kernels import cuda_check, render_numba, runtime_cuda, runtime_numba
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.lower import Lowered, lower
 from lazyarr.kernels.stats import COUNTERS
 
 
 class Capturer(Protocol):
-    def add(self, item: ExecItem) -> None: ...
+    """What the JIT implements to watch execution while it captures a function."""
+
+    def add(self, item: ExecItem) -> None:
+        """A kernel launch (called before it runs; it still runs)."""
+
+    def on_data_read(self, what: str) -> None:
+        """Tensor data is about to be read on the host (`what`: e.g. "item()"); may raise to forbid it."""
 
 
 capturing: list[Capturer] = []
 
 
+def check_data_read(what: str) -> None:
+    """Tell the capturers that tensor data is being read (they raise `JitError` during a capture)."""
+    for c in capturing:
+        c.on_data_read(what)
+
+
 @dataclass
 class CompiledKernel:
-    """A lowered, rendered and compiled kernel with the runtime integer args of the shapes it was lowered for."""
+    """A lowered, rendered and compiled kernel with the runtime integer args of the shapes it was lowered for.
+    `full_write`: the kernel writes every element of its output buffer (slot 0)."""
 
     lowered: Lowered
     source: str
     fn: Any
     bytes_per_launch: int
+    full_write: bool
 
 
-_kernels: dict[tuple[ScheduleItem, tuple[int, ...]], CompiledKernel] = {}
+_kernels: dict[tuple[ScheduleItem, tuple[int, ...], str], CompiledKernel] = {}
 
 
-def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...]) -> CompiledKernel:
-    """Lower, render and compile `item` (cached by the item and its buffers' sizes)."""
-    key = (item, buffer_sizes)
+def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = "CPU") -> CompiledKernel:
+    """Lower, render and compile `item` for `device` (cached by the item, its buffers' sizes and the device)."""
+    key = (item, buffer_sizes, device)
     if key in _kernels:
         return _kernels[key]
     low = lower(item)
-    source = render_numba.render(low.program, "kernel")
-    fn = None if flag("NULL") else runtime_numba.compile_source(source)
+    fn: Any
+    if device == "CUDA":
+        prog = runtime_cuda.build(low, buffer_sizes, compile=not flag("NULL"))
+        source, fn = prog.spec.source, None if flag("NULL") else prog
+    else:
+        source = render_numba.render(low.program, "kernel")
+        fn = None if flag("NULL") else runtime_numba.compile_source(source)
+        if flag("CUDA_CHECK"):
+            cuda_check.record(low, buffer_sizes)
     if flag("DEBUG") >= 2:
         print(source)
     out_bytes = prod(item.ast.src[0].shape) * item.ast.dtype.itemsize
     in_bytes = sum(min(n.arg.size, prod(item.full_shape)) * n.dtype.itemsize
                    for n in item.ast.toposort() if n.op is Ops.PARAM and n.arg.slot != 0)
-    ck = CompiledKernel(low, source, fn, out_bytes + in_bytes)
+    chain, base = strip_movement(item.ast.src[0])
+    out_view = chain_view(chain, base.shape)
+    full = out_view is not None and out_view.contiguous and out_view.size == buffer_sizes[0]
+    ck = CompiledKernel(low, source, fn, out_bytes + in_bytes, full)
     _kernels[key] = ck
     return ck
 
@@ -68,6 +94,10 @@ class ExecItem:
     def run(self) -> None:
         for c in capturing:
             c.add(self)
+        self.execute()
+
+    def execute(self) -> None:
+        """Launch the kernel on `bufs` (counted in the stats; not seen by capturers)."""
         k = self.kernel
         COUNTERS.kernels_launched += 1
         COUNTERS.bytes_moved += k.bytes_per_launch
@@ -76,41 +106,46 @@ class ExecItem:
             return
         low = k.lowered
         start = time.perf_counter()
-        runtime_numba.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args, low.program.parallel,
-                             low.outer_size, low.work)
-        elapsed = time.perf_counter() - start
+        if isinstance(k.fn, runtime_cuda.CudaProgram):
+            timed = runtime_cuda.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args)
+            elapsed = time.perf_counter() - start if timed is None else timed
+        else:
+            runtime_numba.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args, low.program.parallel,
+                                 low.outer_size, low.work)
+            elapsed = time.perf_counter() - start
         COUNTERS.kernel_time += elapsed
         if flag("DEBUG") >= 1:
             print(f"*** kernel {runtime_numba.kernel_name(k.source)[:11]} work {low.work:>10} "
                   f"{elapsed * 1e6:9.1f} us {k.bytes_per_launch / max(elapsed, 1e-9) / 1e9:7.2f} GB/s")
 
 
-def realize_uops(roots: list[UOp]) -> list[UOp]:
-    """Compute `roots` (graphs over BUFFER leaves); returns each root's value as a view of a BUFFER, or a constant."""
+def realize_uops(roots: list[UOp], device: str = "CPU") -> list[UOp]:
+    """Compute `roots` (graphs over BUFFER leaves) on `device`; returns each root's value as a view of a BUFFER, or a
+    constant. Raises ValueError when a root reads a buffer on another device."""
     norm, inputs = normalize(roots)
-    before = len(_schedule_seen)
+    for b in inputs:
+        if b.device != device:
+            raise ValueError(f"a computation on {device} reads a tensor on {b.device}; move it with .to({device!r})")
+    before = schedule_module.schedules_created
     sched = schedule(norm)
-    _schedule_seen.add(id(sched))
-    if len(_schedule_seen) != before:
-        COUNTERS.schedules_created += 1
-    bufs = run_schedule(sched, inputs)
+    COUNTERS.schedules_created += schedule_module.schedules_created - before
+    bufs = run_schedule(sched, inputs, device)
     return [_substitute(r, bufs) for r in sched.results]
 
 
-_schedule_seen: set[int] = set()
-
-
-def run_schedule(sched: Schedule, inputs: list[Buffer]) -> list[Buffer]:
-    """Allocate the schedule's new buffers and launch its kernels in order; returns every buffer by index."""
+def run_schedule(sched: Schedule, inputs: list[Buffer], device: str | None = None) -> list[Buffer]:
+    """Allocate the schedule's new buffers on `device` (default: the inputs') and launch its kernels in order;
+    returns every buffer by index."""
+    device = device or (inputs[0].device if inputs else "CPU")
     bufs: list[Buffer] = []
     for b in sched.buffers:
         if isinstance(b, NewBuffer):
-            bufs.append(Buffer(b.size, b.dtype, inputs[0].device if inputs else "CPU"))
+            bufs.append(Buffer(b.size, b.dtype, device))
         else:
             bufs.append(inputs[b])
     for item in sched.items:
         item_bufs = [bufs[i] for i in item.bufs]
-        ExecItem(get_kernel(item, tuple(b.size for b in item_bufs)), item_bufs).run()
+        ExecItem(get_kernel(item, tuple(b.size for b in item_bufs), device), item_bufs).run()
     return bufs
 
 

@@ -110,8 +110,7 @@ def _import(name: str, source: str, path: str) -> tuple[Callable[..., None], boo
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    # registered before it runs: Numba looks a kernel's module up in sys.modules to pickle its environment into the
-    # disk cache (and to load it again); a module missing there is cached as '<dynamic>' and fails to load
+    # Numba's disk cache re-imports the defining module by name when it loads machine code
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)

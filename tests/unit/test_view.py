@@ -318,3 +318,15 @@ def test_index_ranges() -> None:
 def test_invalid_arguments_raise(call: Callable[[], object]) -> None:
     with pytest.raises(ValueError, match=r"\(2, "):
         call()
+
+
+@pytest.mark.parametrize("shape", [(10,), (9,), (3, 7), (1, 5)])
+@pytest.mark.parametrize("steps_last", [1, 2, 3, 7])
+def test_stride_matches_numpy_slicing(shape: tuple[int, ...], steps_last: int) -> None:
+    buf = np.arange(int(np.prod(shape)) + 5, dtype=np.int64)
+    v = View.create(shape, offset=2)
+    steps = (1,) * (len(shape) - 1) + (steps_last,)
+    arr = buf[2 : 2 + int(np.prod(shape))].reshape(shape)
+    np.testing.assert_array_equal(realise(buf, v.stride(steps)), arr[..., ::steps_last])
+    padded = v.pad(tuple((1, 2) for _ in shape))
+    np.testing.assert_array_equal(realise(buf, padded.stride(steps)), np.pad(arr, [(1, 2)] * len(shape))[..., ::steps_last])

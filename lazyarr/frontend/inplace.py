@@ -1,0 +1,558 @@
+"""In-place semantics: which tensors see a write (NumPy's base array and its views), `assign`, `__setitem__`, the
+in-place operators, and the bookkeeping at realisation that keeps every live tensor's value what running each line
+eagerly would give.
+
+Model. A `_Group` is one array in NumPy's sense: its `base` UOp and the live tensors that view it (each member's UOp
+is a movement chain over `base`). A group that owns a Buffer has `base` = BUFFER(buffer), or a chain of pending
+ASSIGNs over it (each ASSIGN stands for the whole storage after one write). A group without storage has a lazy value
+as its base. A write makes a new base and repoints every view; lazy graphs built before it keep the old base node, so
+they keep the old value. At realisation, a buffer about to be overwritten that some live lazy graph still reads is
+copied first (copy-on-write), and every live graph is repointed at what was computed ("becomes").
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from lazyarr import dtypes
+from lazyarr.dtypes import DType
+from lazyarr.graph.alias import all_valid, is_broadcast
+from lazyarr.graph.ops import GroupOp, Ops
+from lazyarr.graph.schedule import strip_movement, view_stack_of
+from lazyarr.graph.uop import UOp, assign_storage, toposort
+from lazyarr.kernels.device import Buffer
+from lazyarr.kernels.realize import realize_uops
+
+if TYPE_CHECKING:
+    from lazyarr.frontend.tensor import Tensor
+
+# every live Tensor, so a realised graph can repoint all tensors that share it
+all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
+
+
+class _MemberRef(weakref.ref):
+    """A weak reference that knows its key and its set, so a dying tensor removes itself."""
+
+    __slots__ = ("key", "members")
+
+
+def _drop(ref: _MemberRef) -> None:
+    members = ref.members()
+    if members is not None:
+        members.refs.pop(ref.key, None)
+
+
+class _Members:
+    """A set of live tensors by identity (a WeakSet would compare tensors with `==`, which is elementwise)."""
+
+    __slots__ = ("refs", "__weakref__")
+
+    def __init__(self) -> None:
+        self.refs: dict[int, _MemberRef] = {}
+
+    def add(self, t: Tensor) -> None:
+        key = id(t)
+        if key not in self.refs:
+            ref = _MemberRef(t, _drop)
+            ref.key, ref.members = key, weakref.ref(self)
+            self.refs[key] = ref
+
+    def discard(self, t: Tensor) -> None:
+        self.refs.pop(id(t), None)
+
+    def __iter__(self) -> Iterator[Tensor]:
+        return iter([t for r in list(self.refs.values()) if (t := r()) is not None])
+
+    def __len__(self) -> int:
+        return len(self.refs)
+
+
+class _Group:
+    """One array: `base` and the live tensors viewing it; `buffer` is the storage it owns and writes in place."""
+
+    __slots__ = ("base", "buffer", "members")
+
+    def __init__(self, base: UOp, buffer: Buffer | None = None) -> None:
+        self.base, self.buffer = base, buffer
+        self.members = _Members()
+
+
+def group_of(t: Tensor) -> _Group:
+    """The group `t` belongs to (a tensor made by a non-view op is, until it is viewed, an array of its own)."""
+    g = t._group
+    if g is None:
+        g = t._group = _Group(t.uop)
+        g.members.add(t)
+    return g
+
+
+def join_views(src: Tensor, t: Tensor) -> None:
+    """Record that `t` (a movement of `src`) may view `src`'s array; `_settle` checks it when a write needs to know."""
+    if t.uop.op is Ops.PAD:
+        return  # padding makes a new array (np.pad)
+    g = group_of(src)
+    g.members.add(t)
+    t._group = g
+
+
+def own_buffer(t: Tensor) -> None:
+    """Make `t` (a view of a fresh BUFFER, e.g. made from NumPy data) the owner of that storage."""
+    base = strip_movement(t.uop)[1]
+    if base.op is Ops.BUFFER:
+        t._group = _Group(base, base.arg)
+        t._group.members.add(t)
+
+
+def _chain_over(u: UOp, base: UOp) -> list[UOp] | None:
+    """The movement ops (top-down) that make `u` from `base`, or None when `u` is not a movement chain over it."""
+    chain = []
+    while u is not base:
+        if u.op not in GroupOp.Movement:
+            return None
+        chain.append(u)
+        u = u.src[0]
+    return chain
+
+
+def _on(chain: list[UOp], base: UOp) -> UOp:
+    """`chain` (top-down) applied to a new base."""
+    for mv in reversed(chain):
+        base = UOp(mv.op, mv.dtype, (base,), mv.arg)
+    return base
+
+
+def _kind(chain: list[UOp], base: UOp) -> str:
+    """'view' (writable), 'broadcast' (a read-only view) or 'copy' (NumPy would have copied) for a member's chain."""
+    return _kind_of(tuple((mv.op, mv.arg) for mv in chain), base.shape)
+
+
+@functools.lru_cache(maxsize=4096)
+def _kind_of(ops: tuple[tuple[Ops, Any], ...], base_shape: tuple[int, ...]) -> str:
+    chain, u = [], UOp(Ops.CONST, dtypes.bool_, (), False).reshape((1,) * len(base_shape)).expand(base_shape)
+    for op, arg in reversed(ops):  # rebuild the chain (top-down) over a stand-in base of the same shape
+        u = UOp(op, u.dtype, (u,), arg)
+        chain.insert(0, u)
+    stack, copied = view_stack_of(chain, base_shape)
+    if copied or not all_valid(stack):
+        return "copy"
+    return "broadcast" if is_broadcast(stack) else "view"
+
+
+def _settle(t: Tensor) -> tuple[_Group, str]:
+    """`t`'s group and how `t` views it; a tensor that is really a copy leaves to become an array of its own."""
+    g = group_of(t)
+    chain = _chain_over(t.uop, g.base)
+    kind = "copy" if chain is None else _kind(chain, g.base)
+    if kind == "copy":
+        g.members.discard(t)
+        t._group = None
+        return group_of(t), "view"
+    return g, kind
+
+
+def _repoint(g: _Group, new_base: UOp) -> None:
+    """Point every view of `g` at `new_base` (same shape as `g.base`); members that are copies keep the old value."""
+    old = g.base
+    moved: dict[UOp, UOp | None] = {}  # many members often share one uop
+    for m in list(g.members):
+        if m.uop not in moved:
+            chain = _chain_over(m.uop, old)
+            moved[m.uop] = None if chain is None or _kind(chain, old) == "copy" else _on(chain, new_base)
+        new = moved[m.uop]
+        if new is None:
+            g.members.discard(m)
+            m._group = None
+        else:
+            m.uop = new
+    g.base = new_base
+
+
+def _substitute(u: UOp, mapping: dict[UOp, UOp]) -> UOp:
+    """`u` with every node in `mapping` replaced (simultaneously: replacements are not searched again)."""
+    memo: dict[UOp, UOp] = {}
+    for n in toposort([u]):
+        if n in mapping:
+            memo[n] = mapping[n]
+        elif n.src:
+            srcs = tuple(memo[s] for s in n.src)
+            memo[n] = n if srcs == n.src else UOp(n.op, n.dtype, srcs, n.arg)
+        else:
+            memo[n] = n
+    return memo[u]
+
+
+def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
+    """Write `value` into `lvalue`: `owner.uop` itself (a basic view), or a GATHER over a chain from it (a scatter).
+
+    `value` has lvalue's shape and dtype. Every live view of owner's array sees the write once it is computed; lazy
+    values built before it keep the old contents.
+
+    Raises:
+        ValueError: owner is a broadcast view (NumPy: the destination is read-only).
+    """
+    g, kind = _settle(owner)
+    if kind == "broadcast":
+        raise ValueError(f"assignment destination is read-only: a broadcast view of shape {owner.shape}")
+    if g.buffer is None:
+        if lvalue is g.base:
+            _repoint(g, value)  # the whole array gets a new value: no storage needed yet
+            return
+        old = g.base
+        storage = Buffer(old.size, old.dtype, owner.device)
+        stack, _ = view_stack_of(_chain_over(lvalue, old) or [], old.shape) if lvalue.op is not Ops.GATHER else ((), 0)
+        covers = lvalue.op is not Ops.GATHER and stack[-1].size == old.size and not is_broadcast(stack)
+        fresh = UOp(Ops.BUFFER, old.dtype, (), storage)
+        # the old contents survive where the write does not reach: copy them in first
+        init = fresh if covers else UOp(Ops.ASSIGN, old.dtype, (fresh.reshape(old.shape), old))
+        g.buffer = storage
+        _repoint(g, init.reshape(old.shape))
+        g.base = init
+        lvalue = _substitute(lvalue, {old: init.reshape(old.shape)})
+    new = UOp(Ops.ASSIGN, g.base.dtype, (lvalue, value))
+    assert assign_storage(lvalue) is g.base, "an in-place write must target its own array's storage"
+    _repoint(g, new)
+
+
+def _last_write_wins(owner: Tensor, target: UOp, value: UOp) -> UOp:
+    """The value for scatter `target` (a GATHER) with every repeated position writing the value of its last
+    occurrence, so the kernel may store in any order and still give NumPy's result (the last write wins)."""
+    index, axis = target.src[1], target.arg.axis
+    positions = owner._new(index).numpy()[(..., *([0] * (index.ndim - axis - 1)))].reshape(-1)
+    _, first, inverse = np.unique(positions, return_index=True, return_inverse=True)
+    if first.size == positions.size:
+        return value
+    last = np.full(first.size, -1, np.int64)
+    np.maximum.at(last, inverse.reshape(-1), np.arange(positions.size))
+    flat = owner._new(value).reshape((positions.size, *value.shape[axis + 1 :]))
+    return flat[last[inverse.reshape(-1)]].reshape(value.shape).uop
+
+
+def _peel_scatter(lvalue: UOp, value: UOp) -> tuple[UOp, UOp]:
+    """Move the reshapes/permutes above a scatter's GATHER onto the value (their inverses), so the target is the
+    GATHER itself."""
+    chain, base = strip_movement(lvalue)
+    if base.op is not Ops.GATHER:
+        return lvalue, value
+    for mv in chain:  # top-down: undo the outermost op first
+        if mv.op is Ops.RESHAPE:
+            value = value.reshape(mv.src[0].shape)
+        elif mv.op is Ops.PERMUTE:
+            value = value.permute(tuple(int(i) for i in np.argsort(mv.arg)))
+        else:
+            raise AssertionError(f"unexpected {mv.op.name} above a scatter target")
+    return base, value
+
+
+# ---- values for assign / setitem ----
+
+
+def _python_scalar(x: Any) -> bool:
+    return isinstance(x, (bool, int, float)) and not isinstance(x, np.generic)
+
+
+def scalar_into(x: Any, dt: DType) -> Any:
+    """A Python scalar stored into `dt` the way NumPy's `a[i] = x` stores it.
+
+    Raises:
+        OverflowError: an int out of the integer dtype's range, or infinity into an integer.
+        ValueError: NaN into an integer.
+    """
+    if dt.is_bool:
+        return bool(x)
+    if dt.is_float:
+        return float(x)
+    if isinstance(x, float):
+        if x != x:
+            raise ValueError(f"cannot convert float NaN to integer ({dt.name})")
+        if x in (float("inf"), float("-inf")):
+            raise OverflowError(f"cannot convert float infinity to integer ({dt.name})")
+        x = int(x)
+    info = np.iinfo(dt.np_name)
+    if not info.min <= int(x) <= info.max:
+        raise OverflowError(f"Python integer {int(x)} out of bounds for {dt.name}")
+    return int(x)
+
+
+def value_for(target: Tensor, x: Any, strict: bool) -> Tensor:
+    """`x` as a tensor of target's dtype, broadcast to target's shape, ready to be written into it.
+
+    strict (assign): a Tensor or NumPy array must already have target's dtype; Python scalars and lists are cast.
+    Otherwise (setitem): everything is cast like NumPy's `a[idx] = x`.
+
+    Raises:
+        TypeError: a dtype mismatch under `strict`, or data that is not numeric.
+        ValueError: a device mismatch, or a shape that does not broadcast to target's shape.
+    """
+    cls = type(target)
+    dt = target.dtype
+    if isinstance(x, cls):
+        if x.device != target.device:
+            raise ValueError(f"cannot write a tensor on {x.device} into a tensor on {target.device}")
+        v = x
+    elif _python_scalar(x):
+        v = target._new(UOp.const(scalar_into(x, dt), dt))
+    elif isinstance(x, (list, tuple)):
+        arr = np.array(x)
+        if arr.dtype == object:
+            raise ValueError("setting a tensor element with a ragged nested sequence")
+        if arr.dtype.kind not in "biuf":
+            raise TypeError(f"cannot write values of type {arr.dtype} into a {dt.name} tensor")
+        if arr.size and dt.is_int and arr.dtype.kind == "f" and not np.isfinite(arr).all():
+            raise ValueError(f"cannot convert non-finite floats to integer ({dt.name})")
+        v = cls(arr.astype(dt.np_name), device=target.device)
+    elif isinstance(x, (np.ndarray, np.generic)):
+        v = cls(np.asarray(x), device=target.device)
+    else:
+        raise TypeError(f"cannot write a {type(x).__name__} into a tensor")
+    if v.dtype is not dt:
+        if strict:
+            raise TypeError(f"assign: dtype mismatch: cannot assign {v.dtype.name} values to a {dt.name} tensor "
+                            f"(cast the value first)")
+        v = v.cast(dt)
+    if v.shape != target.shape:
+        shape = v.shape
+        while len(shape) > len(target.shape) and shape[0] == 1:
+            shape = shape[1:]  # NumPy drops leading 1s of the value
+        lead = len(target.shape) - len(shape)
+        if lead < 0 or any(s != 1 and s != n for s, n in zip(shape, target.shape[lead:])):
+            raise ValueError(f"could not broadcast input array from shape {v.shape} into shape {target.shape}")
+        v = v.reshape(shape).broadcast_to(target.shape)
+    return v
+
+
+# ---- realisation ----
+
+
+def is_realized(u: UOp) -> bool:
+    """True when `u` needs no kernel: a view of a buffer, or a plain constant."""
+    _, base = strip_movement(u)
+    return base.op is Ops.BUFFER or (base.op is Ops.CONST and u is base)
+
+
+def realize_tensors(tensors: Iterable[Tensor]) -> None:
+    """Compute `tensors` (one schedule per device) and repoint every live tensor at the results (see module
+    docstring)."""
+    todo = [t for t in tensors if not is_realized(t.uop)]
+    for device in dict.fromkeys(t.device for t in todo):
+        _realize_on(device, [t for t in todo if t.device == device])
+
+
+def _realize_on(device: str, tensors: list[Tensor]) -> None:
+    roots: list[UOp] = []
+    owners: dict[UOp, _Group] = {}  # root -> the group that will own the buffer it is stored in
+    solo: dict[UOp, Tensor] = {}  # root -> a tensor realised alone (not its whole array)
+    for t in tensors:
+        if is_realized(t.uop):
+            continue
+        g = t._group
+        if g is not None and (g.buffer is not None or len(g.members) > 1 or t.uop is g.base):
+            root = g.base  # the whole array, so every view of it shares the storage
+            owners.setdefault(root, g)
+        else:
+            root = t.uop
+            solo.setdefault(root, t)
+        if root not in roots:
+            roots.append(root)
+    if not roots:
+        return
+    nodes = toposort(roots)
+    writes = [n for n in nodes if n.op is Ops.ASSIGN]
+    overwritten = {assign_storage(a.src[0]) for a in writes}
+    inputs = {n.arg for n in nodes if n.op is Ops.BUFFER}
+    snapshots, clones = _outside_readers(overwritten, set(roots) | set(writes)) if writes else ({}, [])
+    extra = list(dict.fromkeys(n for n in [*snapshots.values(), *clones] if n not in roots))
+    results = realize_uops(roots + extra, device)
+    mapping = dict(zip(roots + extra, results))
+    for v, snap in snapshots.items():
+        mapping[v] = mapping[snap]
+    for a in writes:
+        if a not in overwritten and a not in mapping:
+            mapping[a] = _storage_buffer(a)
+    _apply(mapping, roots, owners, solo, inputs)
+
+
+def _storage_buffer(u: UOp) -> UOp:
+    """The BUFFER node under a chain of ASSIGNs."""
+    while u.op is Ops.ASSIGN:
+        u = assign_storage(u.src[0])
+    return u
+
+
+def _outside_readers(overwritten: set[UOp], executed: set[UOp]) -> tuple[dict[UOp, UOp], list[UOp]]:
+    """Storage versions this schedule overwrites that a live lazy graph outside it still reads, each with a copy to
+    compute first (a CONTIGUOUS clone); and lazy clones that read such a version directly (computed now instead)."""
+    snapshots: dict[UOp, UOp] = {}
+    clones: list[UOp] = []
+    seen: set[UOp] = set()
+    for t in list(all_tensors):
+        stack = [t.uop]
+        while stack:
+            n = stack.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if n in overwritten:
+                snapshots.setdefault(n, UOp(Ops.CONTIGUOUS, n.dtype, (n,), "clone"))
+            elif n in executed:
+                continue
+            elif n.op is Ops.CONTIGUOUS and n.arg == "clone" and strip_movement(n.src[0])[1] in overwritten:
+                clones.append(n)
+            else:
+                stack.extend(n.src)
+    return snapshots, clones
+
+
+def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group], solo: dict[UOp, Tensor],
+           inputs: set[Any]) -> None:
+    """Repoint every live tensor and group base through `mapping`; give each realised array its new buffer."""
+    memo: dict[UOp, UOp] = {}
+
+    def sub(u: UOp) -> UOp:
+        # iterative post-order that stops at nodes already rewritten for an earlier tensor
+        stack = [(u, False)]
+        while stack:
+            n, expanded = stack.pop()
+            if n in memo:
+                continue
+            if n in mapping:
+                memo[n] = mapping[n]
+            elif not expanded:
+                stack.append((n, True))
+                stack.extend((s, False) for s in n.src if s not in memo)
+            else:
+                srcs = tuple(memo[s] for s in n.src)
+                memo[n] = n if srcs == n.src else UOp(n.op, n.dtype, srcs, n.arg)
+        return memo[u]
+
+    tensors = list(all_tensors)
+    groups = {id(t._group): t._group for t in tensors if t._group is not None}
+    for g in groups.values():
+        g.base = sub(g.base)
+    for t in tensors:
+        new = memo.get(t.uop) or sub(t.uop)
+        if new is not t.uop:
+            t.uop = new
+    claimed: set[int] = set()
+    for root in roots:
+        result = mapping[root]
+        base = strip_movement(result)[1]
+        fresh = base.op is Ops.BUFFER and base.arg not in inputs and id(base.arg) not in claimed
+        if fresh:
+            claimed.add(id(base.arg))
+        if root in owners:
+            g = owners[root]
+            if g.buffer is None and fresh:
+                g.buffer, g.base = base.arg, base  # members are chains over the result, itself a view of base
+        elif root in solo:
+            t = solo[root]
+            if t._group is not None:
+                t._group.members.discard(t)
+            t._group = None
+            if fresh:
+                t._group = _Group(base, base.arg)
+                t._group.members.add(t)
+
+
+# ---- the Tensor methods ----
+
+
+class InplaceMixin:
+    """assign, __setitem__ and the in-place operators (mixed into Tensor)."""
+
+    __slots__ = ()
+
+    def assign(self: Tensor, x: Any) -> Tensor:
+        """Write `x` into this tensor's storage (deferred until realisation); returns self.
+
+        `x` is a Tensor (same dtype and device), a NumPy array (same dtype), a Python scalar or a nested list (cast
+        to this dtype); it is broadcast to this shape. Every live view of the same array sees the write; values
+        computed from this tensor before the write keep the old contents. A tensor with no storage yet simply takes
+        the value. A zero-size target or a self-assign does nothing.
+
+        Raises:
+            TypeError: a dtype mismatch (naming both dtypes).
+            ValueError: a device mismatch, a shape that does not broadcast, or a broadcast (read-only) destination.
+        """
+        v = value_for(self, x, strict=True)
+        if self.size == 0 or v.uop is self.uop:
+            return self
+        write(self, self.uop, v.uop)
+        return self
+
+    def __setitem__(self: Tensor, idx: Any, value: Any) -> None:
+        """NumPy's `a[idx] = value`: basic indices write through a view, integer arrays and boolean masks scatter
+        (the last write wins for repeated indices). `value` is cast to this dtype and broadcast to `a[idx]`'s shape.
+
+        Raises:
+            IndexError: an out-of-range or invalid index (before anything is written).
+            ValueError: a shape that does not broadcast, or a broadcast (read-only) destination.
+        """
+        if _settle(self)[1] == "broadcast":
+            raise ValueError(f"assignment destination is read-only: a broadcast view of shape {self.shape}")
+        target = self[idx]
+        v = value_for(target, value, strict=False)
+        if target.size == 0:
+            return
+        if _is_scatter(target.uop):
+            lvalue, value = _peel_scatter(target.uop, v.uop)
+            write(self, lvalue, _last_write_wins(self, lvalue, value))
+        elif v.uop is not target.uop:
+            write(target, target.uop, v.uop)
+
+    def _inplace(self: Tensor, name: str, result: Tensor) -> Tensor:
+        """Store `result` (this tensor op something) back into this tensor with NumPy's in-place casting rules."""
+        if result.dtype is not self.dtype and not np.can_cast(result.dtype.np_name, self.dtype.np_name, "same_kind"):
+            raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{result.dtype.np_name}') to "
+                            f"dtype('{self.dtype.np_name}') with casting rule 'same_kind'")
+        if result.shape != self.shape:
+            raise ValueError(f"non-broadcastable output operand with shape {self.shape} doesn't match the broadcast "
+                             f"shape {result.shape}")
+        return self.assign(result.cast(self.dtype))
+
+    def __iadd__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("add", self + o)
+
+    def __isub__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("subtract", self - o)
+
+    def __imul__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("multiply", self * o)
+
+    def __itruediv__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("divide", self / o)
+
+    def __ifloordiv__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("floor_divide", self // o)
+
+    def __imod__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("remainder", self % o)
+
+    def __ipow__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("power", self**o)
+
+    def __iand__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("bitwise_and", self & o)
+
+    def __ior__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("bitwise_or", self | o)
+
+    def __ixor__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("bitwise_xor", self ^ o)
+
+    def __ilshift__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("left_shift", self << o)
+
+    def __irshift__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("right_shift", self >> o)
+
+    def __imatmul__(self: Tensor, o: Any) -> Tensor:
+        return self._inplace("matmul", self @ o)
+
+
+def _is_scatter(u: UOp) -> bool:
+    return strip_movement(u)[1].op is Ops.GATHER

@@ -1,0 +1,361 @@
+"""Capture and replay: the kernel launches of one call in, a `CapturedProgram` that replays them on new buffers out.
+
+While a function is captured, `Capture` (a `realize.capturing` hook) records every launch with its buffers and every
+buffer a schedule allocates. `CapturedProgram` sorts those buffers into the call's inputs (replaced by each replay's
+input buffers), its outputs (fresh storage every replay, so earlier results are never overwritten) and fixed buffers
+(weights, optimizer state, intermediates: reused; state written with assign is updated in place). On CPU the
+launches run through one batched native driver (`kernels/batch_numba.py`); elsewhere, or with `JIT=2`, through a
+loop over the launches.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from sys import getrefcount
+from typing import Any
+
+import numpy as np
+
+from lazyarr.frontend.inplace import own_buffer
+from lazyarr.frontend.tensor import Tensor
+from lazyarr.graph.ops import Ops
+from lazyarr.graph.schedule import strip_movement
+from lazyarr.graph.uop import UOp
+from lazyarr.helpers import JitError, flag
+from lazyarr.kernels import render_numba, runtime_numba
+from lazyarr.kernels.device import Buffer
+from lazyarr.kernels.realize import CompiledKernel, ExecItem
+from lazyarr.kernels.stats import COUNTERS
+
+
+class Capture:
+    """A `realize.capturing` hook: records launches, forbids reading tensor data.
+
+    `existing` holds every buffer live tensors reached before the call (held, so no new buffer reuses an id): a
+    buffer a launch writes that is not among them was created during the call.
+    """
+
+    def __init__(self, name: str, existing: dict[int, Buffer]) -> None:
+        self.name = name
+        self.items: list[ExecItem] = []
+        self.existing = existing
+        self.written: set[int] = set()
+        self.initial: dict[int, np.ndarray] = {}  # a new buffer's contents before a launch first wrote part of it
+        self.thread = threading.get_ident()
+
+    def add(self, item: ExecItem) -> None:
+        if threading.get_ident() != self.thread:
+            return  # another thread's launches are not part of this call
+        out = item.bufs[0]
+        if id(out) not in self.written and id(out) not in self.existing and not item.kernel.full_write:
+            self.initial[id(out)] = out.array.copy()
+        self.written.add(id(out))
+        self.items.append(item)
+
+    def created(self) -> dict[int, Buffer]:
+        """Buffers created during the call and written by one of its launches (candidates for fresh outputs)."""
+        return {id(it.bufs[0]): it.bufs[0] for it in self.items if id(it.bufs[0]) not in self.existing}
+
+    def on_data_read(self, what: str) -> None:
+        if threading.get_ident() != self.thread:
+            return
+        raise JitError(
+            f"{what} read tensor data while @lazyarr.jit was capturing {self.name}: the value would be frozen into "
+            "every replay (replays do not run the Python body). Keep tensor values as Tensors inside the jitted "
+            "function (use Tensor.where instead of Python `if`, return the Tensor instead of .item()), and read them "
+            "after the call.")
+
+
+# where a returned tensor's storage comes from on a replay
+_INPUT, _OUTPUT, _FIXED = 0, 1, 2
+
+
+@dataclass
+class _Leaf:
+    """A returned Tensor: its storage (kind, index or fixed base UOp) and the movement ops on top (bottom first)."""
+
+    kind: int
+    index: int
+    base: UOp | None
+    chain: list[tuple[Ops, Any]]
+    device: str
+
+
+@dataclass
+class _Step:
+    """A launch run from Python on a replay: a kernel and, per buffer, (True, changing-slot) or (False, Buffer)."""
+
+    kernel: CompiledKernel
+    where: list[tuple[bool, Any]]
+    threaded: bool
+
+
+class CapturedProgram:
+    """The launches of one captured call, replayable with new input buffers.
+
+    `inputs` are the call's input buffers (None for zero-size inputs), `items` the launches in order, `created` the
+    buffers created and written during the call (`Capture.created`), `result` the (realised) return value.
+    """
+
+    def __init__(self, name: str, inputs: list[Buffer | None], items: list[ExecItem], created: dict[int, Buffer],
+                 result: Any, initial: dict[int, np.ndarray] | None = None) -> None:
+        if not items:
+            raise JitError(f"@lazyarr.jit captured no kernel launches in {name}: there is nothing to replay (a "
+                           "function that only reshapes or returns its inputs, or computes nothing). Call it without "
+                           "@lazyarr.jit.")
+        self.name = name
+        self.n_kernels = len(items)
+        self.bytes_moved = sum(it.kernel.bytes_per_launch for it in items)
+        self.flops = sum(it.kernel.lowered.flops for it in items)
+        input_pos = {id(b): i for i, b in enumerate(inputs) if b is not None}
+        self.n_inputs = len(inputs)
+        # outputs: storage created during the call and returned; everything else a replay reuses
+        self.out_specs: list[tuple[int, Any, str]] = []
+        out_pos: dict[int, int] = {}
+        self.template = self._template(result, input_pos, created, out_pos)
+        # outputs whose first write was partial start every replay from their contents before it
+        initial = initial or {}
+        self.out_initial: list[np.ndarray | None] = [None] * len(self.out_specs)
+        for buf_id, j in out_pos.items():
+            self.out_initial[j] = initial.get(buf_id)
+        # slots: changing buffers first (inputs in order, then outputs), then fixed ones in order of first use
+        self.input_slots = [i for i, b in enumerate(inputs) if b is not None]
+        n_changing = len(self.input_slots) + len(self.out_specs)
+        slot_of: dict[int, int] = {}
+        for k, i in enumerate(self.input_slots):
+            slot_of[id(inputs[i])] = k
+        for buf_id, j in out_pos.items():
+            slot_of[buf_id] = len(self.input_slots) + j
+        self.fixed: list[Buffer] = []
+        written: set[int] = set()
+        launches: list[tuple[CompiledKernel, list[int]]] = []
+        sizes: dict[int, tuple[int, Any]] = {}
+        for it in items:
+            slots = []
+            for b in it.bufs:
+                if id(b) not in slot_of:
+                    slot_of[id(b)] = n_changing + len(self.fixed)
+                    self.fixed.append(b)
+                slots.append(slot_of[id(b)])
+                sizes[slot_of[id(b)]] = (b.size, b.dtype)
+            written.add(id(it.bufs[0]))
+            launches.append((it.kernel, slots))
+        self.n_changing = n_changing
+        self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
+        t = self.template  # the common return value, one whole new tensor, gets a fast path
+        plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not t.chain
+        self.plain_device = t.device if plain else None
+        # an input that is storage this program writes (e.g. a gradient buffer passed back in) is copied first
+        self.written_fixed = {id(b) for b in self.fixed if id(b) in written}
+        self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
+
+    # ---- the return value ----
+    def _template(self, value: Any, input_pos: dict[int, int], created: dict[int, Buffer],
+                  out_pos: dict[int, int]) -> Any:
+        if isinstance(value, Tensor):
+            chain, base = strip_movement(value.uop)
+            ops = [(mv.op, mv.arg) for mv in reversed(chain)]
+            if base.op is Ops.BUFFER and id(base.arg) in input_pos:
+                return _Leaf(_INPUT, input_pos[id(base.arg)], None, ops, value.device)
+            if base.op is Ops.BUFFER and id(base.arg) in created:
+                buf = base.arg
+                if id(buf) not in out_pos:
+                    out_pos[id(buf)] = len(self.out_specs)
+                    self.out_specs.append((buf.size, buf.dtype, buf.device))
+                return _Leaf(_OUTPUT, out_pos[id(buf)], None, ops, value.device)
+            return _Leaf(_FIXED, 0, value.uop, [], value.device)
+        if isinstance(value, (tuple, list)):
+            items = [self._template(v, input_pos, created, out_pos) for v in value]
+            return tuple(items) if isinstance(value, tuple) else _ListOf(items)
+        if isinstance(value, dict):
+            return _DictOf({k: self._template(v, input_pos, created, out_pos) for k, v in value.items()})
+        return _Const(value)
+
+    def _rebuild(self, t: Any, ins: list[Buffer | None], outs: list[list[Any]]) -> Any:
+        if isinstance(t, _Leaf):
+            if t.kind == _FIXED:
+                assert t.base is not None
+                return Tensor(t.base, device=t.device)
+            if t.kind == _INPUT:
+                buf = ins[t.index]
+                assert buf is not None
+                u = UOp(Ops.BUFFER, buf.dtype, (), buf)
+                group = None
+            else:
+                u, group = outs[t.index][0], outs[t.index][5]
+            for op, arg in t.chain:
+                u = UOp(op, u.dtype, (u,), arg)
+            return _owned(Tensor(u, device=t.device), group) if group is not None else Tensor(u, device=t.device)
+        if isinstance(t, tuple):
+            return tuple(self._rebuild(v, ins, outs) for v in t)
+        if isinstance(t, _ListOf):
+            return [self._rebuild(v, ins, outs) for v in t.items]
+        if isinstance(t, _DictOf):
+            return {k: self._rebuild(v, ins, outs) for k, v in t.items.items()}
+        return t.value
+
+    # ---- how a replay runs ----
+    def _plan(self, launches: list[tuple[CompiledKernel, list[int]]], sizes: dict[int, tuple[int, Any]],
+              inputs_dtypes: list[Any]) -> None:
+        self.runnable = all(k.fn is not None for k, _ in launches)
+        self.segments: list[Any] = []  # Driver objects and _Steps, in launch order
+        self.entry: Callable[..., None] | None = None
+        self.table = np.zeros(len(sizes) and max(sizes) + 1, dtype=np.int64)
+        devices = {b.device for b in self.fixed} | {dev for _, _, dev in self.out_specs}
+        # the batched driver is for CPU kernels; other devices (and JIT=2) replay through a loop over the launches
+        self.mode = 1 if flag("JIT") == 1 and devices <= {"CPU"} else 2
+        if not self.runnable:
+            return
+        if self.mode == 2:
+            self.segments = [self._step(k, s, False) for k, s in launches]
+            return
+        from lazyarr.kernels import batch_numba  # numba stays out of import time until a CPU replay is built
+
+        threads = runtime_numba.num_threads() if flag("JIT_SPLIT") else 1
+        slot_info = [batch_numba.SlotInfo(*sizes.get(i, (0, None))) for i in range(len(self.table))]
+        run: list[batch_numba.Launch] = []
+        for kernel, slots in launches:
+            low = kernel.lowered
+            if threads > 1 and low.program.parallel and min(threads, low.outer_size) > 1 and \
+                    low.work >= flag("PARALLEL_MIN"):
+                if run:
+                    self.segments.append(batch_numba.Driver(run, slot_info))
+                    run = []
+                self.segments.append(self._step(kernel, slots, True))
+                continue
+            run.append(batch_numba.Launch(kernel.fn, tuple(slots), tuple(low.int_args), low.program.parallel,
+                                          low.outer_size))
+        if run:
+            self.segments.append(batch_numba.Driver(run, slot_info))
+        self.fixed_arrays = [b.kernel_array() for b in self.fixed]  # held: the driver keeps raw pointers to them
+        for i, a in enumerate(self.fixed_arrays):
+            self.table[self.n_changing + i] = a.ctypes.data
+        changing = [inputs_dtypes[i] for i in self.input_slots] + [dt for _, dt, _ in self.out_specs]
+        self.entry = batch_numba.entry_for(tuple(render_numba.array_type(dt) for dt in changing))
+        self.table_address = self.table.ctypes.data
+        first = self.segments[0]
+        self.single = len(self.segments) == 1 and isinstance(first, batch_numba.Driver)
+        self.first_address = first.address if self.single else 0
+        if self.single and not self.written_fixed and self.plain_device is not None and len(self.out_specs) == 1 \
+                and self.out_initial[0] is None and len(self.input_slots) == self.n_inputs:
+            self.replay = self._replay_single  # type: ignore[method-assign]
+            self.proto = _proto(self.plain_device)
+            self.any_f16 = any(dt is not None and dt.name == "float16" for dt in inputs_dtypes)
+
+    def _step(self, kernel: CompiledKernel, slots: list[int], threaded: bool) -> _Step:
+        where = [(True, s) if s < self.n_changing else (False, self.fixed[s - self.n_changing]) for s in slots]
+        return _Step(kernel, where, threaded)
+
+    def replay(self, ins: list[Buffer | None]) -> Any:
+        """Run the captured launches on input buffers `ins` (same sizes and dtypes as captured); returns the outputs."""
+        start = time.perf_counter()
+        if self.written_fixed:
+            ins = [_copy(b) if b is not None and id(b) in self.written_fixed else b for b in ins]
+        arrays = [ins[i].kernel_array() for i in self.input_slots]  # type: ignore[union-attr]
+        outs: list[list[Any]] = []
+        for j, entry in enumerate(self.pool):
+            # last replay's storage when only the pool references it (counts as measured in _new_output)
+            if entry is None or (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2])) != entry[4]:
+                entry = self._new_output(j)
+            if self.out_initial[j] is not None:
+                entry[2][...] = self.out_initial[j]
+            outs.append(entry)
+            arrays.append(entry[3])
+        if self.runnable:
+            if self.mode == 2:
+                self._run_steps([ins[i] for i in self.input_slots] + [e[1] for e in outs])  # type: ignore[misc]
+            else:
+                self.entry(self.table, self.first_address, *arrays)  # type: ignore[misc]
+                if not self.single:
+                    self._run_segments(arrays)
+        COUNTERS.kernels_launched += self.n_kernels
+        COUNTERS.bytes_moved += self.bytes_moved
+        COUNTERS.flops += self.flops
+        COUNTERS.kernel_time += time.perf_counter() - start
+        return self._rebuild(self.template, ins, outs)
+
+    def _replay_single(self, ins: list[Buffer]) -> Tensor:
+        """`replay` for the common case: one driver, every input a buffer, one whole new Tensor returned."""
+        start = time.perf_counter()
+        entry = self.pool[0]
+        if entry is None or (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2])) != entry[4]:
+            entry = self._new_output(0)
+        arrays = [b.kernel_array() for b in ins] if self.any_f16 else [b.array for b in ins]
+        self.entry(self.table, self.first_address, *arrays, entry[3])  # type: ignore[misc]
+        COUNTERS.kernels_launched += self.n_kernels
+        COUNTERS.bytes_moved += self.bytes_moved
+        COUNTERS.flops += self.flops
+        COUNTERS.kernel_time += time.perf_counter() - start
+        return _owned(self.proto._new(entry[0]), entry[5])  # a whole BUFFER: Tensor's own fast constructor
+
+    def _new_output(self, j: int) -> list[Any]:
+        """New storage for output j: [BUFFER UOp, Buffer, array, kernel array, reference counts when only the pool
+        holds them, the in-place group that owns the storage (kept, so a reused buffer needs no new group)]."""
+        size, dt, dev = self.out_specs[j]
+        buf = Buffer(size, dt, dev, np.empty(size, dt.np_name) if dev == "CPU" else None)
+        holder = Tensor(UOp(Ops.BUFFER, dt, (), buf), device=dev)
+        own_buffer(holder)
+        group = holder._group
+        group.members.discard(holder)
+        self.pool[j] = [group.base, buf, buf.array, buf.kernel_array(), None, group]
+        del buf, holder, group
+        entry = self.pool[j]
+        entry[4] = (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2]))
+        return entry
+
+    def _run_segments(self, arrays: list[np.ndarray]) -> None:
+        for seg in self.segments:
+            if isinstance(seg, _Step):
+                low = seg.kernel.lowered
+                bufs = [arrays[w] if changing else w.kernel_array() for changing, w in seg.where]
+                runtime_numba.launch(seg.kernel.fn, bufs, low.int_args, low.program.parallel, low.outer_size,
+                                     low.work)
+            else:
+                seg.run(self.table_address)
+
+    def _run_steps(self, changing: list[Buffer]) -> None:
+        for seg in self.segments:
+            ExecItem(seg.kernel, [changing[w] if c else w for c, w in seg.where]).execute()
+        COUNTERS.kernels_launched -= self.n_kernels  # execute() counted them; replay() counts once for all paths
+        COUNTERS.bytes_moved -= self.bytes_moved
+        COUNTERS.flops -= self.flops
+
+
+_protos: dict[str, Tensor] = {}
+
+
+def _owned(t: Tensor, group: Any) -> Tensor:
+    """`t` (a view of `group`'s storage) as a member of the in-place group that owns it, so writes to `t` write that
+    storage and reach its other views (frontend/inplace.py)."""
+    t._group = group
+    group.members.add(t)
+    return t
+
+
+def _proto(device: str) -> Tensor:
+    """A Tensor on `device` whose `_new` makes the returned Tensors (Tensor's own fast constructor)."""
+    if device not in _protos:
+        _protos[device] = Tensor(0.0, device=device)
+    return _protos[device]
+
+
+def _copy(b: Buffer) -> Buffer:
+    return Buffer(b.size, b.dtype, b.device, b.array.copy())
+
+
+@dataclass
+class _ListOf:
+    items: list[Any]
+
+
+@dataclass
+class _DictOf:
+    items: dict[Any, Any]
+
+
+@dataclass
+class _Const:
+    value: Any

@@ -1,0 +1,359 @@
+"""`@lazyarr.jit`: a function (or method, per instance) in; a callable that captures its kernels and replays them out.
+
+Lifecycle per input signature (TinyJit's): call 1 runs the function eagerly (kernels compile), call 2 runs it while
+capturing every launch, calls 3+ replay the capture with the new inputs' buffers and do not run the Python body.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import warnings
+import weakref
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from lazyarr.frontend.tensor import Tensor, all_tensors
+from lazyarr.graph.ops import Ops
+from lazyarr.graph.schedule import chain_view, strip_movement
+from lazyarr.graph.uop import UOp
+from lazyarr.helpers import JitError, flag
+from lazyarr.jit.capture import Capture, CapturedProgram
+from lazyarr.kernels import realize
+from lazyarr.kernels.device import Buffer
+
+R = TypeVar("R")
+
+DEFAULT_MAX_CAPTURES = 8
+_TENSOR = object()  # marks a Tensor's position in a signature key
+_state = threading.local()  # per thread: `running`, the names of the jitted functions running now (no nesting)
+
+
+class JitWarning(UserWarning):
+    """`lazyarr.jit` had to fall back to running a function eagerly (e.g. too many input signatures)."""
+
+
+def jit(fn: Callable[..., R] | None = None, *, max_captures: int = DEFAULT_MAX_CAPTURES) -> Any:
+    """Capture the kernels `fn` launches and replay them on later calls (`@lazyarr.jit` or `@lazyarr.jit(...)`).
+
+    For each input signature: call 1 runs `fn` normally (compiling kernels); call 2 runs it again and captures every
+    kernel launch with its buffers; calls 3+ replay those launches on the new inputs' buffers without running the
+    Python body. On a method, each instance gets its own captures.
+
+    Inputs are the Tensors among the arguments (positional and keyword, and one level inside lists, tuples and
+    dicts), identified by position; unrealised inputs are realised first, and inputs that are views or constants are
+    copied into fresh storage. The signature is the inputs' shapes, dtypes and devices plus the values of the other
+    arguments (which must be hashable): a new signature (a smaller last batch, another Python float) starts its own
+    lifecycle. At most `max_captures` signatures are captured per function (per instance); beyond that calls run
+    eagerly, with a `JitWarning`.
+
+    Everything else the function touches is baked in: Tensors reached through closures or `self` are used by buffer
+    identity (so update state with `assign`, which writes in place: weights, optimizer moments and the RNG counter
+    then change on every replay), and Python values computed in the body are frozen. Returned Tensors get fresh
+    storage on every replay, so a result is never overwritten by a later call; other returned values are returned as
+    captured. Pending `assign`s are completed at the end of every call, even when nothing returned depends on them.
+
+    Raises:
+        JitError: reading tensor data (numpy/item/tolist/bool/float/int) during a capture; a function that launches
+            no kernels; a jitted function called inside another; the same buffer passed as two inputs; an argument
+            that is neither a Tensor nor hashable.
+    """
+    if fn is None:
+        return lambda f: Jit(f, max_captures=max_captures)
+    return Jit(fn, max_captures=max_captures)
+
+
+class Jit(Generic[R]):
+    """A jitted callable (see `jit`). `captures` maps each input signature to its `CapturedProgram`."""
+
+    def __init__(self, fn: Callable[..., R], max_captures: int = DEFAULT_MAX_CAPTURES,
+                 owner: weakref.ref[Any] | None = None) -> None:
+        self.fn = fn
+        self.max_captures = max_captures
+        self.owner = owner
+        self.name = getattr(fn, "__qualname__", repr(fn))
+        self.attr_name = getattr(fn, "__name__", None)
+        self.captures: dict[tuple[Any, ...], CapturedProgram] = {}
+        self.warmed: set[tuple[Any, ...]] = set()
+        self.per_instance: weakref.WeakKeyDictionary[Any, Jit[R]] = weakref.WeakKeyDictionary()
+        self.warned = False
+        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.attr_name = name
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        d = getattr(obj, "__dict__", None)
+        bound = d.get(self.attr_name) if isinstance(d, dict) and self.attr_name is not None else None
+        if not isinstance(bound, Jit):  # special methods (__call__) come here every time, not via the instance dict
+            bound = self.per_instance.get(obj) if _weakrefable(obj) else None
+        if bound is None:
+            bound = Jit(self.fn, self.max_captures, weakref.ref(obj) if _weakrefable(obj) else None)
+            if bound.owner is None:  # an object without weak references: bind strongly
+                bound.fn = self.fn.__get__(obj, objtype)  # type: ignore[attr-defined]
+            bound.name = self.name
+            if self.attr_name is not None and isinstance(getattr(obj, "__dict__", None), dict):
+                obj.__dict__[self.attr_name] = bound  # later lookups skip this descriptor
+            elif bound.owner is not None:
+                self.per_instance[obj] = bound
+        return bound
+
+    def reset(self) -> None:
+        """Forget every capture: the next call of each signature runs eagerly again."""
+        self.captures.clear()
+        self.warmed.clear()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> R:
+        running = _running()
+        if running:
+            raise JitError(f"@lazyarr.jit function {self.name} was called inside @lazyarr.jit function "
+                           f"{running[-1]}: nested jit is not supported (the inner call would replay outside the "
+                           "outer capture). Jit only the outermost function.")
+        if self.owner is not None:
+            obj = self.owner()
+            if obj is None:
+                raise JitError(f"the instance of jitted method {self.name} no longer exists")
+            args = (obj, *args)
+        if not flag("JIT"):
+            return self.fn(*args, **kwargs)
+        key, tensors, plain = _signature(args, kwargs, self.owner is not None)
+        program = self.captures.get(key)
+        if program is not None:
+            return program.replay(plain if plain is not None else _prepare_inputs(tensors)[0])  # type: ignore
+        bufs, replaced = _prepare_inputs(tensors)
+        if replaced:
+            args, kwargs = _substitute(args, kwargs, replaced)
+        if key not in self.warmed:
+            if len(self.warmed) >= self.max_captures:
+                self._warn_full()
+                return self._run(args, kwargs, None)
+            out = self._run(args, kwargs, None)
+            self.warmed.add(key)
+            return out
+        cap = Capture(self.name, _live_buffers())
+        out = self._run(args, kwargs, cap)
+        self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.created(), out, cap.initial)
+        return out
+
+    def _run(self, args: tuple[Any, ...], kwargs: dict[str, Any], cap: Capture | None) -> Any:
+        """Run the body (capturing into `cap` when given), then realise what it returns and its pending assigns."""
+        running = _running()
+        running.append(self.name)
+        if cap is not None:
+            realize.capturing.append(cap)
+        try:
+            out = self.fn(*args, **kwargs)
+            _finish(out)
+        finally:
+            running.pop()
+            if cap is not None:
+                realize.capturing.remove(cap)
+        return out
+
+    def _warn_full(self) -> None:
+        if not self.warned:
+            self.warned = True
+            warnings.warn(f"@lazyarr.jit {self.name}: {self.max_captures} input signatures already captured; calls "
+                          "with new signatures run eagerly (pass max_captures=... to raise the bound, or keep shapes "
+                          "and Python arguments fixed, e.g. by padding the last batch)", JitWarning, stacklevel=3)
+
+
+def _running() -> list[str]:
+    running = getattr(_state, "running", None)
+    if running is None:
+        running = _state.running = []
+    return running  # type: ignore[no-any-return]
+
+
+def _weakrefable(obj: Any) -> bool:
+    try:
+        weakref.ref(obj)
+    except TypeError:
+        return False
+    return True
+
+
+# ---- inputs ----
+
+
+def _signature(args: tuple[Any, ...], kwargs: dict[str, Any],
+               method: bool) -> tuple[tuple[Any, ...], list[Tensor], list[Buffer | None] | None]:
+    """(signature key, input Tensors in order, their buffers if every input is a plain whole buffer else None)."""
+    tensors: list[Tensor] = []
+    key: list[Any] = []
+    bufs: list[Buffer | None] | None = []
+    for a in args[1:] if method else args:  # a method's self: the capture belongs to this instance already
+        if isinstance(a, Tensor):  # the common case, inline
+            u = a.uop
+            tensors.append(a)
+            key.append((_TENSOR, u.shape, u.dtype, a.device))
+            base = u.src[0] if u.op is Ops.RESHAPE else u  # a reshape keeps the element count: the whole buffer
+            if bufs is not None and base.op is Ops.BUFFER:
+                bufs.append(base.arg)
+            else:
+                bufs = None
+        else:
+            n = len(tensors)
+            _key_item(a, tensors, key, True)
+            if bufs is not None:
+                bufs = _plain_buffers(tensors[n:], bufs)
+    if kwargs:
+        for name in sorted(kwargs):
+            key.append(name)
+            n = len(tensors)
+            _key_item(kwargs[name], tensors, key, True)
+            if bufs is not None:
+                bufs = _plain_buffers(tensors[n:], bufs)
+    if bufs is not None and len(bufs) > 1 and len({id(b) for b in bufs}) != len(bufs):
+        _refuse_duplicates(tensors, bufs)
+    return tuple(key), tensors, bufs
+
+
+def _plain_buffers(new: list[Tensor], bufs: list[Buffer | None]) -> list[Buffer | None] | None:
+    for t in new:
+        b = _plain_buffer(t)
+        if b is None:
+            return None
+        bufs.append(b)
+    return bufs
+
+
+def _key_item(v: Any, tensors: list[Tensor], key: list[Any], top: bool) -> None:
+    if isinstance(v, Tensor):
+        tensors.append(v)
+        key.append((_TENSOR, v.uop.shape, v.uop.dtype, v.device))
+    elif top and isinstance(v, (list, tuple)):
+        key.append((type(v), len(v)))
+        for e in v:
+            _key_item(e, tensors, key, False)
+    elif top and isinstance(v, dict):
+        key.append((dict, len(v)))
+        for k in sorted(v, key=repr):
+            key.append(k)
+            _key_item(v[k], tensors, key, False)
+    else:
+        try:
+            hash(v)
+        except TypeError as e:
+            raise JitError(f"@lazyarr.jit keys its captures by the values of non-Tensor arguments, and a "
+                           f"{type(v).__name__} is not hashable: pass arrays as Tensors, and other values as "
+                           "tuples or hashable objects") from e
+        key.append((type(v), v))
+
+
+def _plain_buffer(t: Tensor) -> Buffer | None:
+    """The buffer of `t` when `t` is exactly that whole buffer in C order (the common case), else None."""
+    u = t.uop
+    base = u.src[0] if u.op is Ops.RESHAPE else u  # a reshape keeps the element count
+    if base.op is Ops.BUFFER:
+        return base.arg  # type: ignore[no-any-return]
+    return None
+
+
+def _prepare_inputs(tensors: list[Tensor]) -> tuple[list[Buffer | None], dict[int, Tensor]]:
+    """(buffer per input, {input index: the Tensor to pass instead}); realises inputs, copies views/constants."""
+    pending = [t for t in tensors if _plain_buffer(t) is None and t.size]
+    if pending:
+        Tensor.realize(*pending)
+    bufs: list[Buffer | None] = []
+    replaced: dict[int, Tensor] = {}
+    for i, t in enumerate(tensors):
+        b = _plain_buffer(t)
+        if b is None and t.size:
+            chain, base = strip_movement(t.uop)
+            view = chain_view(chain, base.shape) if base.op is Ops.BUFFER else None
+            if view is not None and view.contiguous and view.offset == 0 and view.mask is None and \
+                    base.arg.size == t.size:
+                b = base.arg
+            else:
+                copy = t.clone().realize()
+                replaced[i] = copy
+                b = _plain_buffer(copy)
+                assert b is not None
+        if b is not None:
+            b.array  # noqa: B018  (allocate: a replay hands its pointer to the kernels)
+        bufs.append(b)
+    present = [b for b in bufs if b is not None]
+    if len({id(b) for b in present}) != len(present):
+        _refuse_duplicates(tensors, bufs)
+    return bufs, replaced
+
+
+def _refuse_duplicates(tensors: list[Tensor], bufs: list[Buffer | None]) -> None:
+    seen: dict[int, int] = {}
+    for i, b in enumerate(bufs):
+        if b is None:
+            continue
+        if id(b) in seen:
+            raise JitError(f"inputs {seen[id(b)]} and {i} of a @lazyarr.jit function share one buffer: a capture "
+                           "identifies inputs by their storage, so it cannot tell them apart. Pass a copy "
+                           "(t.clone()) for one of them.")
+        seen[id(b)] = i
+
+
+def _substitute(args: tuple[Any, ...], kwargs: dict[str, Any],
+                replaced: dict[int, Tensor]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """`args`/`kwargs` with input Tensor number i (in signature order) replaced by `replaced[i]`."""
+    counter = iter(range(1 << 62))
+
+    def swap(v: Any, top: bool) -> Any:
+        if isinstance(v, Tensor):
+            i = next(counter)
+            return replaced.get(i, v)
+        if top and isinstance(v, list):
+            return [swap(e, False) for e in v]
+        if top and isinstance(v, tuple):
+            items = [swap(e, False) for e in v]
+            return type(v)(*items) if hasattr(v, "_fields") else type(v)(items)
+        if top and isinstance(v, dict):
+            new = {k: swap(v[k], False) for k in sorted(v, key=repr)}  # the order inputs are numbered in
+            return {k: new[k] for k in v}
+        return v
+
+    new_args = tuple(swap(a, True) for a in args)
+    new_kwargs = {k: swap(kwargs[k], True) for k in sorted(kwargs)}
+    return new_args, new_kwargs
+
+
+def _live_buffers() -> dict[int, Buffer]:
+    """Every buffer the graphs of live tensors reach, by id."""
+    out: dict[int, Buffer] = {}
+    seen: set[UOp] = set()
+    for t in list(all_tensors):
+        stack = [t.uop]
+        while stack:
+            n = stack.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if n.op is Ops.BUFFER:
+                out[id(n.arg)] = n.arg
+            stack.extend(n.src)
+    return out
+
+
+# ---- after the body ----
+
+
+def _finish(out: Any) -> None:
+    """Realise the Tensors in `out` and every pending assign, in one schedule."""
+    todo: list[Tensor] = []
+    _collect(out, todo)
+    for t in list(all_tensors):
+        if strip_movement(t.uop)[1].op is Ops.ASSIGN:
+            todo.append(t)
+    if todo:
+        Tensor.realize(*todo)
+
+
+def _collect(v: Any, todo: list[Tensor]) -> None:
+    if isinstance(v, Tensor):
+        todo.append(v)
+    elif isinstance(v, (list, tuple)):
+        for e in v:
+            _collect(e, todo)
+    elif isinstance(v, dict):
+        for e in v.values():
+            _collect(e, todo)

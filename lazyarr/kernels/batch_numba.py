@@ -1,0 +1,170 @@
+"""CPU batching for the JIT: a list of compiled Numba kernel launches in, one native "driver" function out.
+
+The driver is LLVM IR generated here and compiled with llvmlite (milliseconds, no Numba typing): it calls each
+kernel's C-callable wrapper (which Numba builds for every `@njit` overload) through its absolute address, with the
+kernel's integer arguments as constants and its buffers as array structs over pointers read from a table. The calls
+are opaque to LLVM, so the driver compiles in time linear in the number of launches and never re-optimises kernels.
+
+A replay writes the pointers of the buffers that change per call (inputs, outputs) into the table and calls the
+driver through a small generated `@njit` entry (`entry_for`), so one replay is one Python call of native code.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import os
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from llvmlite import binding as llvm
+from llvmlite import ir
+from numba import types
+from numba.core.compiler_lock import global_compiler_lock
+from numba.extending import intrinsic
+
+from lazyarr.kernels import runtime_numba
+
+_I64 = ir.IntType(64)
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One kernel call inside a driver: the njit kernel, the table slots of its buffers, its int args, and for a
+    parallel kernel the extent of the first loop (the driver runs it whole, as `start=0, end=outer`)."""
+
+    fn: Any
+    slots: tuple[int, ...]
+    ints: tuple[int, ...]
+    parallel: bool
+    outer: int
+
+
+@dataclass(frozen=True)
+class SlotInfo:
+    """What the driver knows about table slot i: element count and the Numba array type the kernels take."""
+
+    size: int
+    nbtype: Any
+
+
+def _target_machine() -> Any:
+    """A new host target machine (each execution engine takes ownership of its own)."""
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    target = llvm.Target.from_default_triple()
+    return target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
+                                        opt=1, codemodel="jitdefault")
+
+
+def _wrapper(fn: Any) -> tuple[int, Any, list[Any]]:
+    """(address, LLVM function type, Numba arg types) of the C-callable wrapper of `fn`'s single overload."""
+    sig = fn.signatures[0]
+    cres = fn.overloads[sig]
+    ctx = cres.target_context
+    addr = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
+    if not addr:
+        raise RuntimeError(f"numba kernel {fn} has no C wrapper")
+    fnty = ir.FunctionType(ctx.get_value_type(cres.signature.return_type), [ctx.get_value_type(t) for t in sig])
+    return addr, fnty, list(sig)
+
+
+class Driver:
+    """A compiled driver: `run(table_address)` runs every launch in order. Keeps its LLVM engine alive."""
+
+    def __init__(self, launches: Sequence[Launch], slots: Sequence[SlotInfo]) -> None:
+        self.n_launches = len(launches)
+        source = _build_ir(launches, slots)
+        with _lock, global_compiler_lock:
+            mod = llvm.parse_assembly(source)
+            mod.verify()
+            self._engine = llvm.create_mcjit_compiler(mod, _target_machine())
+            self._engine.finalize_object()
+            self.address: int = self._engine.get_function_address("lazyarr_driver")
+        self.run: Callable[[int], None] = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(self.address)
+
+
+def _build_ir(launches: Sequence[Launch], slots: Sequence[SlotInfo]) -> str:
+    mod = ir.Module(name="lazyarr_driver")
+    mod.triple = llvm.get_process_triple()
+    fn = ir.Function(mod, ir.FunctionType(ir.VoidType(), [_I64.as_pointer()]), name="lazyarr_driver")
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    table = fn.args[0]
+    arrays: dict[tuple[int, Any], Any] = {}  # (slot, llvm struct type) -> struct value, built once per buffer
+
+    def array(slot: int, struct_ty: Any, nbtype: Any) -> Any:
+        key = (slot, str(struct_ty))
+        if key in arrays:
+            return arrays[key]
+        info = slots[slot]
+        itemsize = np.dtype(str(nbtype.dtype)).itemsize
+        ptr = b.load(b.gep(table, [ir.Constant(_I64, slot)]))
+        members = struct_ty.elements
+        null = ir.Constant(members[0], None)
+        v = ir.Constant(struct_ty, ir.Undefined)
+        v = b.insert_value(v, null, 0)  # meminfo: none, kernels never own their buffers
+        v = b.insert_value(v, ir.Constant(members[1], None), 1)  # parent
+        v = b.insert_value(v, ir.Constant(_I64, info.size), 2)
+        v = b.insert_value(v, ir.Constant(_I64, itemsize), 3)
+        v = b.insert_value(v, b.inttoptr(ptr, members[4]), 4)
+        v = b.insert_value(v, ir.Constant(members[5], [info.size]), 5)
+        v = b.insert_value(v, ir.Constant(members[6], [itemsize]), 6)
+        arrays[key] = v
+        return v
+
+    for launch in launches:
+        addr, fnty, argtypes = _wrapper(launch.fn)
+        n_arr = len(launch.slots)
+        args = [array(s, fnty.args[i], argtypes[i]) for i, s in enumerate(launch.slots)]
+        ints = ([0, launch.outer] if launch.parallel else []) + list(launch.ints)
+        if len(ints) != len(fnty.args) - n_arr:
+            raise AssertionError(f"kernel {launch.fn} takes {len(fnty.args) - n_arr} ints, given {len(ints)}")
+        args += [ir.Constant(_I64, v) for v in ints]
+        b.call(b.inttoptr(ir.Constant(_I64, addr), fnty.as_pointer()), args)
+    b.ret_void()
+    return str(mod)
+
+
+# ---- the per-replay entry: write the changing pointers into the table, then call the driver ----
+
+
+@intrinsic
+def call_driver(typingctx, address, table):  # type: ignore[no-untyped-def]
+    """Call the native `void driver(int64 *table)` at integer `address` (from inside @njit code)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        fnty = ir.FunctionType(ir.VoidType(), [_I64.as_pointer()])
+        fptr = builder.inttoptr(args[0], fnty.as_pointer())
+        builder.call(fptr, [builder.inttoptr(args[1], _I64.as_pointer())])
+        return context.get_dummy_value()
+
+    return types.void(types.int64, types.int64), codegen
+
+
+@functools.cache
+def _self_digest() -> str:
+    with open(os.path.abspath(__file__), "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:12]
+
+
+@functools.cache
+def entry_for(array_types: tuple[str, ...]) -> Callable[..., None]:
+    """`kernel(table, driver_address, a0, ..., a{n-1})`: table[i] = address of a_i, then call the driver (address 0:
+    only set the pointers). `array_types` are the Numba types of the a_i (e.g. "types.float32[::1]"). One compiled
+    function per type list, disk-cached like kernels."""
+    params = "".join(f", a{i}" for i in range(len(array_types)))
+    body = "".join(f"    table[{i}] = a{i}.ctypes.data\n" for i in range(len(array_types)))
+    sig = ", ".join(["types.int64[::1]", "types.int64", *array_types])
+    source = (f"# lazyarr jit entry {_self_digest()}\n"
+              "from numba import njit, types\n"
+              "from lazyarr.kernels.batch_numba import call_driver\n\n\n"
+              f"@njit(types.void({sig}), nogil=True, cache=True)\n"
+              f"def kernel(table, address{params}):\n{body}"
+              "    if address != 0:\n"
+              "        call_driver(address, table.ctypes.data)\n")
+    return runtime_numba.compile_source(source)

@@ -1,0 +1,157 @@
+"""`a[idx] = value` against NumPy: basic indices write through a view, integer arrays and boolean masks scatter;
+values are cast and broadcast like NumPy; bad indices raise IndexError before anything is written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from lazyarr import Tensor
+from tests.helpers import assert_matches, kernel_count
+
+rng = np.random.default_rng(7)
+DATA = {
+    "float32": rng.standard_normal((4, 5)).astype(np.float32),
+    "int32": rng.integers(-50, 50, (4, 5)).astype(np.int32),
+    "bool": rng.integers(0, 2, (4, 5)).astype(bool),
+}
+
+BASIC = {
+    "int": 2,
+    "negative_int": -1,
+    "int_pair": (1, -2),
+    "slice_step": (slice(None, None, 2), slice(1, None, 2)),
+    "negative_step": (slice(None, None, -1), slice(3, 0, -2)),
+    "ellipsis_col": (Ellipsis, 0),
+    "newaxis": (None, slice(1, 3)),
+    "bool_scalar": True,
+}
+ADVANCED = {
+    "int_list": [0, 2, -1],
+    "repeated_rows": [1, 1, 3],
+    "numpy_ints": np.array([[0, 3], [2, 1]]),
+    "column_list": (slice(None), [4, 0]),
+    "pairs": ([0, 1, 3], [4, 2, 0]),
+    "mixed": (slice(1, None), [0, -1]),
+    "mask": "mask",
+    "row_mask": np.array([True, False, True, True]),
+}
+
+
+def _index(name: str, a: np.ndarray) -> Any:
+    idx = {**BASIC, **ADVANCED}[name]
+    return (a > a.flat[7]) if isinstance(idx, str) else idx
+
+
+def _value_for(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    return (np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape) % 7 - 3).astype(dtype)
+
+
+@pytest.mark.parametrize("realized", [True, False], ids=["realised", "lazy"])
+@pytest.mark.parametrize("dtype", list(DATA))
+@pytest.mark.parametrize("name", list(BASIC) + list(ADVANCED))
+def test_setitem_matches_numpy(name: str, dtype: str, realized: bool) -> None:
+    a = DATA[dtype].copy()
+    idx = _index(name, a)
+    x = Tensor(a.copy())
+    x = x.realize() if realized else x.clone()
+    region = a[idx].shape
+    value = _value_for(region, a.dtype)
+    x[idx] = Tensor(value)
+    a[idx] = value
+    assert_matches(x, a)
+    x[idx] = value[..., :1] if value.ndim else value  # broadcast along the last axis
+    a[idx] = value[..., :1] if value.ndim else value
+    assert_matches(x, a)
+
+
+def test_scalar_and_list_values_are_cast_like_numpy() -> None:
+    a = DATA["int32"].copy()
+    x = Tensor(a.copy())
+    x[0] = 2.9  # truncated toward zero
+    x[1, :3] = [1.5, -2.5, 7]
+    x[2] = Tensor(np.full(5, -3.7, np.float32))
+    x[3, 1] = True
+    for idx, v in [(0, 2.9), ((1, slice(None, 3)), [1.5, -2.5, 7]), (2, np.full(5, -3.7, np.float32)), ((3, 1), True)]:
+        a[idx] = v
+    assert_matches(x, a)
+    b = Tensor(DATA["bool"].copy())
+    b[0] = 2
+    b[1] = Tensor(np.array([0.0, 0.5, 0, 0, 1], np.float32))
+    ref = DATA["bool"].copy()
+    ref[0] = 2
+    ref[1] = np.array([0.0, 0.5, 0, 0, 1], np.float32)
+    assert_matches(b, ref)
+
+
+def test_bad_values_raise_and_write_nothing() -> None:
+    x = Tensor(np.zeros(4, np.int8)).realize()
+    with pytest.raises(OverflowError):
+        x[0] = 1000
+    with pytest.raises(ValueError):
+        x[1] = float("nan")
+    with pytest.raises(ValueError, match="broadcast"):
+        x[1:3] = [1, 2, 3]
+    with pytest.raises(ValueError, match="broadcast"):
+        x[[0, 1]] = np.ones(3, np.int8)
+    assert_matches(x, np.zeros(4, np.int8))
+
+
+@pytest.mark.parametrize("idx", [4, -5, (0, 5), [0, 4], [-5], (slice(None), [5]), np.array([True, False])])
+def test_out_of_range_raises_index_error_before_any_write(idx: Any) -> None:
+    a = DATA["float32"].copy()
+    x = Tensor(a.copy()).realize()
+    x[0] = 1.0  # a pending write stays pending and correct
+    with kernel_count(0), pytest.raises(IndexError):
+        x[idx] = 5.0
+    a[0] = 1.0
+    assert_matches(x, a)
+
+
+def test_scatter_repeated_index_last_write_wins() -> None:
+    x = Tensor(np.zeros(5, np.float32)).realize()
+    x[[1, 3, 1, 1]] = Tensor(np.array([10, 20, 30, 40], np.float32))
+    ref = np.zeros(5, np.float32)
+    ref[[1, 3, 1, 1]] = [10, 20, 30, 40]
+    assert_matches(x, ref)
+
+
+def test_scatter_is_one_kernel_over_the_index() -> None:
+    n = 1 << 12
+    x = Tensor(np.zeros(n, np.float32)).realize()
+    idx = np.arange(0, n, 3)
+    v = Tensor(np.ones(idx.size, np.float32)).realize()
+    x[idx]  # index tensors are checked eagerly; warm the index path
+    with kernel_count(1):
+        x[idx] = v
+        x.realize()
+    ref = np.zeros(n, np.float32)
+    ref[idx] = 1
+    assert_matches(x, ref)
+
+
+def test_scatter_through_a_view_and_into_lazy_arrays() -> None:
+    a = DATA["float32"].copy()
+    x = Tensor(a.copy()).realize()
+    v = x[:, ::2]
+    v[[0, 2]] = -1.0
+    a[:, ::2][[0, 2]] = -1.0
+    assert_matches(x, a)
+    y = Tensor(a.copy()) * 2
+    y[y > 0] = 0.0
+    ref = a * 2
+    ref[ref > 0] = 0
+    assert_matches(y, ref)
+
+
+def test_setitem_loop_three_times() -> None:
+    a = DATA["int32"].copy()
+    x = Tensor(a.copy())
+    for k in range(3):
+        x[k, ::2] += k + 1
+        x[[k + 1]] = x[[k]] * 2
+        a[k, ::2] += k + 1
+        a[[k + 1]] = a[[k]] * 2
+    assert_matches(x, a)

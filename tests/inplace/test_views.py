@@ -1,0 +1,184 @@
+"""Writes through views are seen by every live view of the array (NumPy semantics), on realised and unrealised
+arrays, for float32, int32 and bool, repeated 3 times in a loop; `contiguous()` aliases and `clone()` copies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from lazyarr import Tensor
+from lazyarr.graph.schedule import strip_movement
+from tests.helpers import assert_matches, kernel_count
+
+rng = np.random.default_rng(5)
+DATA = {
+    "float32": rng.standard_normal((4, 6)).astype(np.float32),
+    "int32": rng.integers(-50, 50, (4, 6)).astype(np.int32),
+    "bool": rng.integers(0, 2, (4, 6)).astype(bool),
+}
+# the same view taken of a Tensor and of a NumPy array
+VIEWS: dict[str, Callable[[Any], Any]] = {
+    "steps": lambda a: a[1:, ::2],
+    "negative_steps": lambda a: a[::-2, 4:0:-3],
+    "transpose": lambda a: a.T,
+    "reshape": lambda a: a.reshape(2, 12),
+    "slice_then_reshape": lambda a: a[2:].reshape(-1),
+    "int_and_ellipsis": lambda a: a[..., 3],
+    "detach": lambda a: a.detach() if isinstance(a, Tensor) else a.view(),
+}
+
+
+def _bump(v: Any, dtype: str) -> None:
+    """One in-place write of the view: += for numbers, ^= for bool."""
+    if dtype == "bool":
+        v ^= True
+    elif dtype == "int32":
+        v += 3
+    else:
+        v *= 1.5
+
+
+def _array(a: np.ndarray, realized: bool) -> Tensor:
+    t = Tensor(a.copy())
+    return t.realize() if realized else t.clone()
+
+
+@pytest.mark.parametrize("realized", [True, False], ids=["realised", "lazy"])
+@pytest.mark.parametrize("dtype", list(DATA))
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_write_through_view_three_times(view: str, dtype: str, realized: bool) -> None:
+    a = DATA[dtype].copy()
+    x = _array(a, realized)
+    other = x[1:3]  # another live view of the same array
+    kept = x.T[0]
+    snapshot = kept * 1  # a lazy value from before the writes keeps the old contents
+    old = a.T[0].copy()
+    for i in range(3):
+        v, nv = VIEWS[view](x), VIEWS[view](a)
+        _bump(v, dtype)
+        _bump(nv, dtype)
+        if i == 1:
+            x.realize()  # mix realised and pending writes
+    assert_matches(x, a)
+    assert_matches(other, a[1:3])
+    assert_matches(kept, a.T[0])
+    assert_matches(snapshot, old * 1)
+
+
+@pytest.mark.parametrize("dtype", list(DATA))
+def test_setitem_through_kept_view_three_times(dtype: str) -> None:
+    a = DATA[dtype].copy()
+    x = Tensor(a.copy()).realize()
+    v, nv = x[::2, 1::2], a[::2, 1::2]
+    for k in range(3):
+        value = DATA[dtype][k, : nv.shape[1]]
+        v[k % 2] = value
+        nv[k % 2] = value
+        assert_matches(x, a)
+    assert_matches(v, nv)
+
+
+def test_views_made_before_and_after_a_write() -> None:
+    a = DATA["float32"].copy()
+    x = Tensor(a.copy()).realize()
+    before = x[:, 1]
+    x[:, 1] = 7.0
+    after = x[:, 1]
+    a[:, 1] = 7.0
+    assert_matches(before, a[:, 1])
+    assert_matches(after, a[:, 1])
+
+
+def test_copies_do_not_see_writes() -> None:
+    a = DATA["float32"].copy()
+    x = Tensor(a.copy()).realize()
+    flat_copy = x.T.reshape(-1)  # NumPy copies here: no single view can express it
+    padded = x.pad(((1, 1), (0, 0)))
+    arith = x + 0
+    x[0] = 100.0
+    assert_matches(flat_copy, a.T.reshape(-1))
+    assert_matches(padded, np.pad(a, ((1, 1), (0, 0))))
+    assert_matches(arith, a)
+    padded[1] = -1.0  # writing the padded copy leaves x alone
+    a[0] = 100.0
+    assert_matches(x, a)
+
+
+def test_broadcast_view_is_read_only_but_sees_writes() -> None:
+    x = Tensor(np.arange(3, dtype=np.float32)).realize()
+    b = x.reshape(1, 3).expand(2, 3)
+    with pytest.raises(ValueError, match="read-only"):
+        b[0, 0] = 1.0
+    x[0] = 9.0
+    assert_matches(b, np.broadcast_to(np.array([9, 1, 2], np.float32), (2, 3)))
+
+
+def test_contiguous_aliases_a_realised_contiguous_tensor() -> None:
+    a = DATA["int32"].copy()
+    x = Tensor(a.copy()).realize()
+    c = x.contiguous()
+    with kernel_count(0):
+        c.realize()
+    c[0, 0] = -1
+    assert x.numpy()[0, 0] == -1
+    t = x.T.contiguous()  # not contiguous: a new array
+    t[0, 0] = 5
+    assert x.numpy()[0, 0] == -1
+
+
+def test_clone_holds_the_value_at_the_time_of_the_call() -> None:
+    a = DATA["float32"].copy()
+    t = Tensor(a.copy()).realize()
+    k = t.clone()
+    k2 = t[::2].clone()
+    t.assign(Tensor(np.full(a.shape, 9, np.float32))).realize()
+    assert_matches(k, a)
+    assert_matches(k2, a[::2])
+    k += 1  # and its storage is its own
+    assert_matches(t, np.full(a.shape, 9, np.float32))
+    c1, c2 = t.clone(), t.clone()
+    Tensor.realize(c1, c2)
+    c1[0] = 0.0
+    assert_matches(c2, np.full(a.shape, 9, np.float32))
+
+
+def test_lazy_value_keeps_old_value_whenever_realised() -> None:
+    a = np.abs(DATA["float32"]) + 1
+    x = Tensor(a.copy()).realize()
+    y = x.log()
+    x.assign(x * 2)
+    z = x.log()
+    assert_matches(z, np.log(a * 2))
+    assert_matches(y, np.log(a))
+    x.assign(x * 2)
+    w = y + x  # mixes the old value (through y) and the current one
+    assert_matches(w, np.log(a) + a * 4, rtol=1e-5)
+    assert_matches(x, a * 4)
+
+
+def test_realising_together_orders_reads_before_the_write() -> None:
+    a = DATA["float32"].copy()
+    x = Tensor(a.copy()).realize()
+    y = x.exp()
+    x.assign(x + 1)
+    with kernel_count(2):  # y is read before x is written: no copy of x needed
+        Tensor.realize(x, y)
+    assert_matches(y, np.exp(a))
+    assert_matches(x, a + 1)
+
+
+def test_realising_one_tensor_repoints_graphs_that_share_it() -> None:
+    a = np.abs(DATA["float32"]) + 1
+    x = Tensor(a.copy()).realize()
+    y = (x.log() + 1).sum(1)  # materialised separately: a reduction
+    z = y * 2
+    w = y + 1
+    y.realize()
+    buf = strip_movement(y.uop)[1]
+    assert buf in z.uop.toposort() and buf in w.uop.toposort()  # no recomputation of y later
+    x += 1  # and the shared value does not go stale
+    assert_matches(z, (np.log(a) + 1).sum(1) * 2, rtol=1e-5)
+    assert_matches(w, (np.log(a) + 1).sum(1) + 1, rtol=1e-5)

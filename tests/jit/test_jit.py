@@ -1,0 +1,356 @@
+"""@lazyarr.jit: lifecycle, input signatures, outputs, errors, RNG, replay modes. Values are checked against NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import lazyarr
+from lazyarr import JitError, JitWarning, Tensor
+from tests.helpers import kernel_count
+
+rng = np.random.default_rng(5)
+
+
+def arr(*shape: int) -> np.ndarray:
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+class Counted:
+    """A function of (x, y) that counts how often its Python body runs."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, x: Tensor, y: Tensor) -> Tensor:
+        self.calls += 1
+        return (x * 2 + y).sum(axis=1)
+
+
+def test_lifecycle_runs_body_twice_then_replays() -> None:
+    body = Counted()
+    f = lazyarr.jit(body)
+    y = arr(4, 3)
+    for i in range(5):
+        x = arr(4, 3)
+        np.testing.assert_allclose(f(Tensor(x), Tensor(y)).numpy(), (x * 2 + y).sum(axis=1), rtol=1e-5)
+        assert body.calls == min(i + 1, 2)
+    assert len(f.captures) == 1
+
+
+def test_kernels_per_replay_equal_kernels_captured() -> None:
+    @lazyarr.jit
+    def f(x: Tensor) -> tuple[Tensor, Tensor]:
+        h = (x @ x.T).realize()
+        return h.exp().sum(axis=0), (h - h.max(axis=1, keepdims=True)).exp()
+
+    x = Tensor(arr(5, 5))
+    f(x)
+    with kernel_count() as captured:
+        f(x)
+    with kernel_count(captured["kernels"]):
+        a, b = f(Tensor(arr(5, 5)))
+    assert next(iter(f.captures.values())).n_kernels == captured["kernels"]
+
+
+def test_inputs_in_kwargs_lists_and_dicts_are_swapped() -> None:
+    @lazyarr.jit
+    def f(a: Tensor, pair: list[Tensor], d: dict[str, Tensor], *, scale: Tensor) -> Tensor:
+        return (a + pair[0] * pair[1] - d["u"]) * scale
+
+    for _ in range(4):
+        a, p0, p1, u, s = arr(6), arr(6), arr(6), arr(6), arr(6)
+        out = f(Tensor(a), [Tensor(p0), Tensor(p1)], {"u": Tensor(u)}, scale=Tensor(s))
+        np.testing.assert_allclose(out.numpy(), (a + p0 * p1 - u) * s, rtol=1e-5)
+
+
+def test_changed_batch_size_recaptures() -> None:
+    body = Counted()
+    f = lazyarr.jit(body)
+    y = arr(1, 3)
+    for rows in (8, 8, 8, 3, 3, 3, 8):
+        x = arr(rows, 3)
+        out = f(Tensor(x), Tensor(np.broadcast_to(y, (rows, 3)).copy()))
+        np.testing.assert_allclose(out.numpy(), (x * 2 + y).sum(axis=1), rtol=1e-5)
+    assert body.calls == 4 and len(f.captures) == 2
+
+
+def test_changed_python_scalar_recaptures() -> None:
+    calls = []
+
+    @lazyarr.jit
+    def f(x: Tensor, mult: float) -> Tensor:
+        calls.append(mult)
+        return x * mult
+
+    x = arr(5)
+    for mult in (1.5, 1.5, 1.5, 2.5, 2.5, 2.5, 1.5):
+        np.testing.assert_allclose(f(Tensor(x), mult).numpy(), x * mult, rtol=1e-6)
+    assert calls == [1.5, 1.5, 2.5, 2.5]
+
+
+def test_capture_bound_warns_and_runs_eagerly() -> None:
+    f = lazyarr.jit(lambda x, k: x + k, max_captures=2)
+    x = arr(3)
+    for k in (1, 2):
+        for _ in range(3):
+            f(Tensor(x), k)
+    with pytest.warns(JitWarning, match="2 input signatures"):
+        out = f(Tensor(x), 3)
+    np.testing.assert_allclose(out.numpy(), x + 3)
+    for _ in range(3):
+        np.testing.assert_allclose(f(Tensor(x), 4).numpy(), x + 4)
+    assert len(f.captures) == 2
+
+
+def test_outputs_of_a_call_keep_their_values_after_later_calls() -> None:
+    @lazyarr.jit
+    def f(x: Tensor) -> tuple[Tensor, Tensor]:
+        y = x * 3
+        return y, y.reshape(2, 3).T
+
+    xs = [arr(6) for _ in range(5)]
+    outs = [f(Tensor(x)) for x in xs]
+    for x, (a, b) in zip(xs, outs):
+        np.testing.assert_allclose(a.numpy(), x * 3, rtol=1e-6)
+        np.testing.assert_allclose(b.numpy(), (x * 3).reshape(2, 3).T, rtol=1e-6)
+
+
+def test_previous_output_fed_back_as_input() -> None:
+    @lazyarr.jit
+    def step(x: Tensor) -> Tensor:
+        return x * 0.5 + 1
+
+    x0 = arr(7)
+    t, ref = Tensor(x0), x0
+    history = []
+    for _ in range(6):
+        t = step(t)
+        ref = ref * 0.5 + 1
+        history.append((t, ref.copy()))
+    for got, want in history:
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+
+
+def test_unrealized_and_view_inputs() -> None:
+    @lazyarr.jit
+    def f(x: Tensor) -> Tensor:
+        return x + 1
+
+    for _ in range(4):
+        base = arr(4, 6)
+        lazy = Tensor(base) * 2  # realised before the call
+        np.testing.assert_allclose(f(lazy).numpy(), base * 2 + 1, rtol=1e-6)
+    for _ in range(4):
+        base = arr(6, 4)
+        np.testing.assert_allclose(f(Tensor(base).T).numpy(), base.T + 1, rtol=1e-6)  # a view: copied first
+
+
+def test_methods_are_jitted_per_instance() -> None:
+    class Scale:
+        def __init__(self, w: np.ndarray) -> None:
+            self.w = Tensor(w)
+            self.calls = 0
+
+        @lazyarr.jit
+        def __call__(self, x: Tensor) -> Tensor:
+            self.calls += 1
+            return x * self.w
+
+    a, b = Scale(arr(5)), Scale(arr(5))
+    for _ in range(4):
+        x = arr(5)
+        np.testing.assert_allclose(a(Tensor(x)).numpy(), x * a.w.numpy(), rtol=1e-6)
+        np.testing.assert_allclose(b(Tensor(x)).numpy(), x * b.w.numpy(), rtol=1e-6)
+    assert a.calls == 2 and b.calls == 2
+
+
+def test_non_tensor_results_are_returned_as_captured() -> None:
+    @lazyarr.jit
+    def f(x: Tensor) -> dict[str, object]:
+        return {"y": x - 1, "shape": x.shape, "name": "f"}
+
+    for _ in range(4):
+        x = arr(2, 2)
+        out = f(Tensor(x))
+        assert out["shape"] == (2, 2) and out["name"] == "f"
+        np.testing.assert_allclose(out["y"].numpy(), x - 1)
+
+
+# ---- errors ----
+
+
+@pytest.mark.parametrize("read", [
+    lambda t: t.numpy(), lambda t: t.item(), lambda t: t.tolist(), lambda t: bool(t), lambda t: float(t),
+    lambda t: int(t),
+], ids=["numpy", "item", "tolist", "bool", "float", "int"])
+def test_reading_data_during_capture_raises(read) -> None:  # type: ignore[no-untyped-def]
+    @lazyarr.jit
+    def f(x: Tensor) -> Tensor:
+        s = x.sum()
+        read(s)
+        return s
+
+    f(Tensor(arr(3)))  # the first call runs eagerly: reads are fine
+    with pytest.raises(JitError, match="read tensor data while @lazyarr.jit was capturing"):
+        f(Tensor(arr(3)))
+
+
+def test_returning_a_python_value_computed_from_data_raises() -> None:
+    @lazyarr.jit
+    def f(x: Tensor) -> tuple[Tensor, float]:
+        loss = (x * x).mean()
+        return loss, loss.item()
+
+    f(Tensor(arr(4)))
+    with pytest.raises(JitError, match=r"item\(\).*return the Tensor instead of \.item\(\)"):
+        f(Tensor(arr(4)))
+
+
+def test_function_that_launches_nothing_raises() -> None:
+    f = lazyarr.jit(lambda x: x.reshape(2, 2))
+    f(Tensor(arr(4)))
+    with pytest.raises(JitError, match="captured no kernel launches"):
+        f(Tensor(arr(4)))
+
+
+def test_nested_jit_raises() -> None:
+    inner = lazyarr.jit(lambda x: x + 1)
+    outer = lazyarr.jit(lambda x: inner(x) * 2)
+    with pytest.raises(JitError, match="nested jit"):
+        outer(Tensor(arr(3)))
+
+
+def test_same_buffer_as_two_inputs_raises() -> None:
+    f = lazyarr.jit(lambda a, b: a + b)
+    x = Tensor(arr(3))
+    with pytest.raises(JitError, match="share one buffer"):
+        f(x, x)
+    with pytest.raises(JitError, match="share one buffer"):
+        f(x, x.reshape(1, 3))
+
+
+def test_unhashable_argument_raises() -> None:
+    f = lazyarr.jit(lambda x, a: x + 1)
+    with pytest.raises(JitError, match="not hashable"):
+        f(Tensor(arr(3)), np.zeros(3))
+
+
+# ---- random numbers ----
+
+
+def test_rng_inside_jit_is_fresh_each_call_and_reproducible() -> None:
+    @lazyarr.jit
+    def noisy(x: Tensor) -> Tensor:
+        return x + Tensor.rand(*x.shape)
+
+    x = Tensor(np.zeros(64, np.float32))
+    Tensor.manual_seed(7)
+    first = [noisy(x).numpy() for _ in range(5)]
+    assert len({a.tobytes() for a in first}) == 5
+    assert all(((0 <= a) & (a < 1)).all() for a in first)
+    Tensor.manual_seed(7)
+    again = [noisy(x).numpy() for _ in range(5)]  # all replays now
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_rng_matches_eager_draws() -> None:
+    def draw(x: Tensor) -> Tensor:
+        return Tensor.randn(*x.shape) * x
+
+    x = Tensor(np.ones(32, np.float32))
+    Tensor.manual_seed(3)
+    eager = [draw(x).numpy() for _ in range(4)]
+    f = lazyarr.jit(draw)
+    Tensor.manual_seed(3)
+    jitted = [f(x).numpy() for _ in range(4)]
+    for a, b in zip(eager, jitted):
+        np.testing.assert_array_equal(a, b)
+
+
+# ---- replay paths ----
+
+
+def chain(x: Tensor) -> Tensor:
+    for _ in range(3):
+        x = (x * 1.5 - 0.25).realize()
+    return x.sum(axis=0)
+
+
+@pytest.mark.parametrize("mode", [1, 2], ids=["driver", "loop"])
+def test_replay_modes_agree(mode: int) -> None:
+    with lazyarr.Context(JIT=mode):
+        f = lazyarr.jit(chain)
+        for _ in range(4):
+            x = arr(8, 4)
+            np.testing.assert_allclose(f(Tensor(x)).numpy(), chain(Tensor(x)).numpy(), rtol=1e-5)
+
+
+def test_threaded_kernels_between_driver_segments() -> None:
+    with lazyarr.Context(PARALLEL_MIN=16, NUM_THREADS=2, JIT_SPLIT=1):
+        f = lazyarr.jit(chain)
+        for _ in range(4):
+            x = arr(64, 4)
+            np.testing.assert_allclose(f(Tensor(x)).numpy(), ((x * 1.5 - 0.25) * 1.5 - 0.25).__mul__(1.5).__sub__(
+                0.25).sum(axis=0), rtol=1e-5)
+        program = next(iter(f.captures.values()))
+        assert not program.single
+
+
+def test_jit_off_runs_eagerly() -> None:
+    body = Counted()
+    f = lazyarr.jit(body)
+    with lazyarr.Context(JIT=0):
+        for _ in range(3):
+            f(Tensor(arr(2, 2)), Tensor(arr(2, 2)))
+    assert body.calls == 3 and not f.captures
+
+
+def test_input_that_is_storage_the_program_writes_is_copied_first() -> None:
+    kept: dict[str, Tensor] = {}
+
+    @lazyarr.jit
+    def f(x: Tensor) -> Tensor:
+        h = (x.flip(0) * 2).realize()  # an intermediate the program writes on every replay
+        kept["h"] = h
+        return h + 1
+
+    x = arr(8)
+    for _ in range(3):
+        f(Tensor(x))
+    h = kept["h"]  # the capture's intermediate: passing it in makes the input alias the kernel's output
+    expected = h.numpy()[::-1] * 2 + 1
+    np.testing.assert_allclose(f(h).numpy(), expected, rtol=1e-6)
+
+
+def test_returned_inputs_and_dtypes() -> None:
+    @lazyarr.jit
+    def f(h: Tensor, m: Tensor, i: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        return (h * 2).cast("float32") + m.cast("float32") + i.cast("float32"), h > 1, i * 3, m
+
+    for k in range(4):
+        h = (rng.random(6) * 3).astype(np.float16)
+        m = rng.random(6) > 0.5
+        i = np.arange(6, dtype=np.int64) + k
+        a, b, c, d = f(Tensor(h), Tensor(m), Tensor(i))
+        np.testing.assert_allclose(a.numpy(), (h * 2).astype(np.float32) + m + i, rtol=1e-3)
+        np.testing.assert_array_equal(b.numpy(), h > 1)
+        np.testing.assert_array_equal(c.numpy(), i * 3)
+        np.testing.assert_array_equal(d.numpy(), m)
+
+
+@pytest.mark.skipif(not hasattr(Tensor, "assign"), reason="needs in-place writes")
+def test_returned_buffer_made_inside_and_partly_written() -> None:
+    @lazyarr.jit
+    def f(x: Tensor) -> Tensor:
+        t = Tensor(np.full(6, 7, np.float32))  # storage made in the body, then partly overwritten
+        t[:3] = x * 2
+        return t
+
+    outs = []
+    for _ in range(4):
+        x = arr(3)
+        outs.append((f(Tensor(x)), x))
+    for out, x in outs:
+        np.testing.assert_allclose(out.numpy(), np.concatenate([x * 2, np.full(3, 7, np.float32)]), rtol=1e-6)

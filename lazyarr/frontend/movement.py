@@ -12,7 +12,6 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.graph.ops import Ops
-from lazyarr.graph.schedule import strip_movement
 from lazyarr.graph.uop import GatherArg, UOp
 from lazyarr.helpers import AxisError, normalize_axis, prod
 
@@ -377,8 +376,6 @@ def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor]]) -> Tensor:
     """NumPy advanced indexing with integer tensors at dims `adv` (index values are checked before any kernel)."""
     from lazyarr.frontend.elementwise import broadcast_shape
 
-    if strip_movement(x.uop)[1].op is not Ops.BUFFER:
-        x = x.contiguous()  # computed data is stored once, before it is permuted and broadcast against the index
     dims = [d for d, _ in adv]
     try:
         bshape = broadcast_shape(*[i.shape for _, i in adv])

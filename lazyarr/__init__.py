@@ -2,7 +2,8 @@
 compiled with Numba (CPU) or as CUDA C, cached, and run. See README.md for a tour.
 """
 
-from lazyarr import dtypes
+from lazyarr import array_api, dtypes
+from lazyarr.array_api import from_dlpack
 from lazyarr.dtypes import (
     DType,
     bool_,
@@ -18,11 +19,14 @@ from lazyarr.dtypes import (
     uint32,
     uint64,
 )
+from lazyarr.frontend import np_functions, np_linalg, np_shape, np_ufuncs  # noqa: F401  (registers NumPy impls)
+from lazyarr.frontend.numpy_api import NumpyFallbackWarning
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.helpers import AxisError, Context, JitError
 from lazyarr.jit import JitWarning, jit
 from lazyarr.kernels.stats import Stats, reset_stats, stats
 
 __version__ = "0.1.0"
-__all__ = ["Tensor", "Context", "jit", "JitError", "JitWarning", "dtypes", "DType", "stats", "reset_stats", "Stats", "AxisError", "bool_", "int8",
+__all__ = ["Tensor", "Context", "jit", "JitError", "JitWarning", "NumpyFallbackWarning", "array_api", "from_dlpack",
+           "dtypes", "DType", "stats", "reset_stats", "Stats", "AxisError", "bool_", "int8",
            "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]

@@ -21,6 +21,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
+from lazyarr.frontend.movement import _getitem
 from lazyarr.graph.alias import all_valid, is_broadcast
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import strip_movement, view_stack_of
@@ -494,7 +495,7 @@ class InplaceMixin:
         """
         if _settle(self)[1] == "broadcast":
             raise ValueError(f"assignment destination is read-only: a broadcast view of shape {self.shape}")
-        target = self[idx]
+        target = _getitem(self, idx, store_data=False)
         v = value_for(target, value, strict=False)
         if target.size == 0:
             return

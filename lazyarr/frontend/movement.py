@@ -307,7 +307,7 @@ def _dims_used(item: Any) -> int:
     return item[1].ndim if isinstance(item, tuple) else 1
 
 
-def _getitem(t: Tensor, idx: Any) -> Tensor:
+def _getitem(t: Tensor, idx: Any, store_data: bool = True) -> Tensor:
     """NumPy indexing. Basic items are views; integer arrays (and, when one is present, integer scalars, which NumPy
     then treats as 0-d arrays) are gathered after the basic items are applied, see `_gather_advanced`."""
     cls = type(t)
@@ -368,14 +368,18 @@ def _getitem(t: Tensor, idx: Any) -> Tensor:
             x = x.shrink([(k, k + 1) if d == dim else (0, s) for d, s in enumerate(x.shape)])
             x = x.reshape(x.shape[:dim] + x.shape[dim + 1 :])
     if adv:
-        x = _gather_advanced(x, adv)
+        x = _gather_advanced(x, adv, store_data)
     return x
 
 
-def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor]]) -> Tensor:
-    """NumPy advanced indexing with integer tensors at dims `adv` (index values are checked before any kernel)."""
+def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor]], store_data: bool = True) -> Tensor:
+    """NumPy advanced indexing with integer tensors at dims `adv` (index values are checked before any kernel).
+
+    With `store_data`, computed data is stored first; a scatter target (`__setitem__`) keeps its own storage."""
     from lazyarr.frontend.elementwise import broadcast_shape
 
+    if store_data and strip_movement(x.uop)[1].op not in (Ops.BUFFER, Ops.ASSIGN):
+        x = x.contiguous()  # computed data is stored once, before it is permuted and broadcast against the index
     dims = [d for d, _ in adv]
     try:
         bshape = broadcast_shape(*[i.shape for _, i in adv])

@@ -17,6 +17,7 @@ from lazyarr.frontend.creation import CreationMixin
 from lazyarr.frontend.elementwise import ElementwiseMixin
 from lazyarr.frontend.inplace import InplaceMixin, all_tensors, is_realized, join_views, own_buffer, realize_tensors
 from lazyarr.frontend.movement import MovementMixin
+from lazyarr.frontend.numpy_api import NumpyMixin
 from lazyarr.frontend.reduce import ReduceMixin
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
@@ -27,7 +28,7 @@ from lazyarr.kernels import realize as realize_module
 from lazyarr.kernels.device import Buffer, canonical_device
 
 
-class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin):
+class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, NumpyMixin):
     """A lazy n-d array of `dtype` on `device` (tinygrad/PyTorch-style methods, NumPy-style dtypes and errors).
 
     `Tensor(data, dtype=None, device=None)` takes a Python scalar, a nested list/tuple, a NumPy array (any strides;
@@ -297,10 +298,8 @@ def _uop_from_data(data: Any, dt: DType | None, device: str = "CPU") -> UOp:
     if hasattr(data, "__array__") or hasattr(data, "__array_interface__"):
         arr = np.asarray(data)
         return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype), device)
-    raise TypeError(
-        f"cannot make a Tensor from {type(data).__name__} (expected a number, a nested list/tuple of numbers, a "
-        f"NumPy array or a Tensor)"
-    )
+    raise TypeError(f"cannot make a Tensor from {type(data).__name__} (expected a number, a nested list/tuple of "
+                    f"numbers, a NumPy array or a Tensor)")
 
 
 def _fits(value: Any, dt: DType) -> bool:

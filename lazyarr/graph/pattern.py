@@ -6,12 +6,17 @@ No op-specific rule lives here; the tables are in `rules.py` and `schedule.py`.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from lazyarr.dtypes import DType
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.uop import UOp
+
+# rewriting a replacement recurses once per level of the graph below it (movement push-down walks to the leaves);
+# Python 3.11 runs Python-to-Python calls without C recursion, so a deep limit is safe here
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
 
 
 class UPat:

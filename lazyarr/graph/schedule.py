@@ -144,8 +144,14 @@ def is_contiguous_param_view(u: UOp) -> bool:
 class _Scheduler:
     def __init__(self, roots: tuple[UOp, ...]) -> None:
         memo: dict[UOp, UOp] = {}
-        self.roots = [graph_rewrite(graph_rewrite(r, symbolic, "symbolic", {}), pushdown, "pushdown", memo) for r in roots]
-        self.roots = [graph_rewrite(r, symbolic, "symbolic") for r in self.roots]
+        self.roots = []
+        for r in roots:
+            chain, base = _root_view(r)
+            b = graph_rewrite(graph_rewrite(base, symbolic, "symbolic", {}), pushdown, "pushdown", memo)
+            b = graph_rewrite(b, symbolic, "symbolic")
+            for mv in reversed(chain):
+                b = UOp(mv.op, mv.dtype, (b,), mv.arg)
+            self.roots.append(b)
         if flag("VERIFY"):
             for r in self.roots:
                 verify_graph(r)
@@ -305,8 +311,8 @@ class _Scheduler:
                 else:
                     deps.add(base)
                 continue
-            if base.op is Ops.GATHER:  # its data is read at computed positions: it must be stored (also at the root)
-                if chain:  # the lowering indexes a fused gather at its own shape: a view of it must read a buffer
+            if base.op is Ops.GATHER:  # its data is read at computed positions: it must be stored
+                if chain and base is not value:  # the lowering indexes a fused gather at its own shape
                     deps.add(base)
                     continue
                 data = strip_movement(base.src[0])[1]
@@ -465,6 +471,19 @@ def snapshot_rewrite(roots: tuple[UOp, ...]) -> tuple[UOp, ...]:
         return memo[n]
 
     return tuple(version(r) for r in roots)
+
+
+def _root_view(r: UOp) -> tuple[list[UOp], UOp]:
+    """(reshapes, base) of a root whose own reshapes of a computed reduction stay a view of the kernel's output.
+
+    Pushing such a reshape (e.g. dropping keepdims axes after `sum(...) / n`) below the elementwise work would
+    separate that work from the reduction and cost a second kernel.
+    """
+    chain, base = strip_movement(r)
+    if chain and all(mv.op is Ops.RESHAPE for mv in chain) and base.op in GroupOp.ALU | {Ops.CAST} and \
+            any(n.op is Ops.REDUCE for n in base.toposort()):
+        return chain, base
+    return [], r
 
 
 def create_schedule(roots: tuple[UOp, ...]) -> Schedule:

@@ -191,10 +191,12 @@ def test_random_reproducible_with_manual_seed() -> None:
 
 
 def test_random_is_lazy() -> None:
+    # a draw only snapshots and bumps the device's counter (2 tiny kernels); the values are computed when realised,
+    # in one kernel fused with what uses them
     Tensor.manual_seed(0)
-    with kernel_count() as made:
-        t = Tensor.rand(8, 8) * 2 + Tensor.randn(8, 8)  # three draws
-    assert made["kernels"] <= 6  # at most the generator's state updates, never the random values themselves
+    with kernel_count() as created:
+        t = Tensor.rand(8, 8) * 2 + Tensor.randn(8, 8)
+    assert created["kernels"] <= 4
     assert t.shape == (8, 8)
     with kernel_count(1):
         t.realize()

@@ -59,3 +59,34 @@ def test_fuse_off_is_one_kernel_per_op() -> None:
         y = y + 0.25
     with lazyarr.Context(FUSE=0), kernel_count(20):
         y.realize()
+
+
+def test_integer_power_passes_the_verifier() -> None:
+    # regression: POW was listed as float-only, so int ** int failed graph verification though ipow renders it
+    a = np.arange(-3, 5, dtype=np.int32)
+    assert_matches(Tensor(a) ** Tensor(np.full(8, 3, np.int32)), a**3)
+
+
+def test_reduction_then_elementwise_then_reshape_root_is_one_kernel() -> None:
+    # regression: the root's own reshape (dropping keepdims axes) was pushed below the division, splitting it from
+    # the reduction into a second kernel
+    x = Tensor(A)
+    with kernel_count(1):
+        out = (x.exp().sum(axis=1, keepdims=True) / 5).reshape(3).numpy()
+    np.testing.assert_allclose(out, np.exp(A).sum(1) / 5, rtol=1e-5)
+
+
+def test_deep_graph_rewrite_does_not_hit_the_recursion_limit() -> None:
+    # regression: pushing a movement op through a long elementwise chain recursed once per level in graph_rewrite
+    y = Tensor(A)
+    for _ in range(200):
+        y = y * 1.0001 + 0.001
+    with lazyarr.Context(NULL=1), kernel_count(1):  # schedule and render only: compiling 400 ops is slow
+        y[1:, ::2].realize()
+
+
+def test_zero_dim_constant_to_numpy_keeps_shape() -> None:
+    # regression: a 0-d constant tensor came back from numpy() with shape (1,)
+    for value in (1.5, 2, True, np.float32(-0.5)):
+        out = Tensor(value).numpy()
+        assert out.shape == () and out == np.asarray(value)

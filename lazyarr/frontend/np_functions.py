@@ -1,0 +1,654 @@
+"""Lazy implementations of NumPy functions (NEP 18) for reductions and statistics, selection, comparison and
+dtype queries. Each takes NumPy's signature and gives NumPy's result dtype (found by NumPy's own resolution or by
+probing NumPy on a 1-element array), so `np.mean(t, axis=0)` is a lazy Tensor that fuses with its neighbours.
+Manipulation lives in `np_shape.py`, products and norms in `np_linalg.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from lazyarr import dtypes
+from lazyarr.dtypes import DType
+from lazyarr.frontend.elementwise import broadcast_shape
+from lazyarr.frontend.np_ufuncs import (
+    _NoValue,
+    accumulate,
+    as_tensor,
+    const_like,
+    describe,
+    operand,
+    reduce,
+    reduce_axes,
+    scan,
+    ufunc_call,
+)
+from lazyarr.frontend.numpy_api import implements, is_tensor, numpy_fallback, write_into
+from lazyarr.frontend.tensor import Tensor
+from lazyarr.graph.ops import Ops
+from lazyarr.helpers import normalize_axis, prod
+
+
+def call(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
+    """`ufunc(*args)` through the lazy ufunc machinery (NumPy's dtype rules)."""
+    return ufunc_call(ufunc, args, kwargs)
+
+
+def result_dtype(*values: Any) -> DType:
+    """np.result_type of arrays, Tensors, dtypes and (weak) Python scalars."""
+    def one(v: Any) -> Any:
+        if isinstance(v, (int, float, bool, np.dtype)):
+            return v
+        return np.dtype(v.np_name) if isinstance(v, DType) else describe(v)
+
+    return dtypes.from_numpy(np.result_type(*[one(v) for v in values]))
+
+
+def probe(func: Callable[..., Any], *dts: DType, **kw: Any) -> DType:
+    """The dtype NumPy's `func` gives for 1-element arrays of `dts` (NumPy's TypeError when it has no loop)."""
+    with np.errstate(all="ignore"):
+        return dtypes.from_numpy(np.asarray(func(*[np.ones(1, d.np_name) for d in dts], **kw)).dtype)
+
+
+def _kd(keepdims: Any) -> bool:
+    return False if keepdims is _NoValue else bool(keepdims)
+
+
+def _wh(where: Any) -> Any:
+    return True if where is _NoValue else where
+
+
+def finish(r: Tensor, out: Any, name: str) -> Any:
+    """Return `r`, or write it into `out` (a Tensor or NumPy array of the same shape) and return `out`."""
+    if out is None:
+        return r
+    if tuple(out.shape) != r.shape:
+        raise ValueError(f"{name}: output array has shape {tuple(out.shape)}, expected {r.shape}")
+    write_into(out, r, name)
+    return out
+
+
+# ---- reductions ----
+
+
+@implements(np.sum)
+def _sum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, initial: Any = _NoValue,
+         where: Any = True) -> Any:
+    return reduce(np.add, as_tensor(a), axis, dtype, out, _kd(keepdims), initial, _wh(where))
+
+
+@implements(np.prod)
+def _prod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, initial: Any = _NoValue,
+          where: Any = True) -> Any:
+    return reduce(np.multiply, as_tensor(a), axis, dtype, out, _kd(keepdims), initial, _wh(where))
+
+
+@implements(np.max, np.amax)
+def _max(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, initial: Any = _NoValue,
+         where: Any = True) -> Any:
+    return reduce(np.maximum, as_tensor(a), axis, None, out, _kd(keepdims), initial, _wh(where))
+
+
+@implements(np.min, np.amin)
+def _min(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, initial: Any = _NoValue,
+         where: Any = True) -> Any:
+    return reduce(np.minimum, as_tensor(a), axis, None, out, _kd(keepdims), initial, _wh(where))
+
+
+@implements(np.any)
+def _any(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, *, where: Any = True) -> Any:
+    return reduce(np.logical_or, as_tensor(a).bool(), axis, None, out, _kd(keepdims), _NoValue, _wh(where))
+
+
+@implements(np.all)
+def _all(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, *, where: Any = True) -> Any:
+    return reduce(np.logical_and, as_tensor(a).bool(), axis, None, out, _kd(keepdims), _NoValue, _wh(where))
+
+
+def _squeeze_axes(r: Tensor, axes: tuple[int, ...], keepdims: bool) -> Tensor:
+    return r if keepdims else r.reshape(tuple(s for i, s in enumerate(r.shape) if i not in axes))
+
+
+def _count(x: Tensor, axes: tuple[int, ...], where: Any, dt: DType) -> Any:
+    """Elements counted per output position: a Python int, or a Tensor (keepdims) with a where mask."""
+    if where is True:
+        return prod(x.shape[a] for a in axes)
+    mask = as_tensor(where, x).bool().broadcast_to(x.shape)
+    return mask.cast(dt)._new(mask.cast(dt).uop.reduce(Ops.ADD, axes))
+
+
+def _calc_dtype(res_dt: DType) -> DType:
+    return dtypes.float32 if res_dt is dtypes.float16 else res_dt
+
+
+@implements(np.mean)
+def _mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, *,
+          where: Any = True) -> Any:
+    """Arithmetic mean with NumPy's dtypes: integers give float64, float16 accumulates in float32."""
+    x = as_tensor(a)
+    res_dt = probe(np.mean, x.dtype, dtype=dtype)
+    calc = _calc_dtype(res_dt)
+    axes = reduce_axes(axis, x.ndim)
+    where = _wh(where)
+    total = reduce(np.add, x.cast(calc), axes, calc, None, True, _NoValue, where)
+    r = (total / _count(x, axes, where, calc)).cast(res_dt)
+    return finish(_squeeze_axes(r, axes, _kd(keepdims)), out, "mean")
+
+
+def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any, mean: Any, correction: Any,
+            name: str) -> tuple[Tensor, tuple[int, ...], DType]:
+    if correction is not _NoValue:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
+    x = as_tensor(a)
+    res_dt = probe(np.var, x.dtype, dtype=dtype)
+    calc = _calc_dtype(res_dt)
+    axes = reduce_axes(axis, x.ndim)
+    where = _wh(where)
+    xc = x.cast(calc)
+    m = as_tensor(mean, x).cast(calc) if mean is not _NoValue else _mean(xc, axes, calc, keepdims=True, where=where)
+    d = xc - m
+    sq = reduce(np.add, d * d, axes, calc, None, True, _NoValue, where)
+    n = _count(x, axes, where, calc)
+    r = sq / (max(n - ddof, 0) if isinstance(n, int) else (n - ddof).maximum(0))
+    return r, axes, res_dt
+
+
+@implements(np.var)
+def _var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
+         where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
+    r, axes, res_dt = _moment(a, axis, dtype, ddof, keepdims, where, mean, correction, "var")
+    return finish(_squeeze_axes(r.cast(res_dt), axes, _kd(keepdims)), out, "var")
+
+
+@implements(np.std)
+def _std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
+         where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
+    r, axes, res_dt = _moment(a, axis, dtype, ddof, keepdims, where, mean, correction, "std")
+    return finish(_squeeze_axes(r.sqrt().cast(res_dt), axes, _kd(keepdims)), out, "std")
+
+
+@implements(np.argmax)
+def _argmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) -> Any:
+    return finish(as_tensor(a).argmax(axis, keepdims=_kd(keepdims)), out, "argmax")
+
+
+@implements(np.argmin)
+def _argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) -> Any:
+    return finish(as_tensor(a).argmin(axis, keepdims=_kd(keepdims)), out, "argmin")
+
+
+@implements(np.ptp)
+def _ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False) -> Any:
+    x = as_tensor(a)
+    return call(np.subtract, _max(x, axis, keepdims=keepdims), _min(x, axis, keepdims=keepdims), out=out)
+
+
+def _cumulative(func: Callable[..., Any], ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
+    x = as_tensor(a)
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    res_dt = probe(func, x.dtype, dtype=dtype)
+    ax = normalize_axis(axis, x.ndim)
+    if x.shape[ax] == 0:
+        return finish(x.cast(res_dt), out, func.__name__)
+    calc = _calc_dtype(res_dt)
+    r = scan(x.cast(calc), ax, Ops.ADD if ufunc is np.add else Ops.MUL).cast(res_dt)
+    return finish(r, out, func.__name__)
+
+
+@implements(np.cumsum)
+def _cumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    return _cumulative(np.cumsum, np.add, a, axis, dtype, out)
+
+
+@implements(np.cumprod)
+def _cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    return _cumulative(np.cumprod, np.multiply, a, axis, dtype, out)
+
+
+def _cumulative_std(func: Callable[..., Any], ufunc: np.ufunc, x: Any, axis: Any, dtype: Any, out: Any,
+                    include_initial: bool) -> Any:
+    t = as_tensor(x)
+    if axis is None:
+        if t.ndim > 1:
+            raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
+        axis = 0
+    r = _cumulative(func, ufunc, t, axis, dtype, None)
+    if include_initial:
+        ax = normalize_axis(axis, t.ndim)
+        first = const_like(r.shrink([(0, 1) if i == ax else (0, s) for i, s in enumerate(r.shape)]),
+                           0 if ufunc is np.add else 1)
+        r = first.cat(r, dim=ax)
+    return finish(r, out, func.__name__)
+
+
+if hasattr(np, "cumulative_sum"):  # NumPy >= 2.1
+
+    @implements(np.cumulative_sum)
+    def _cumulative_sum(x: Any, /, *, axis: Any = None, dtype: Any = None, out: Any = None,
+                        include_initial: bool = False) -> Any:
+        return _cumulative_std(np.cumsum, np.add, x, axis, dtype, out, include_initial)
+
+    @implements(np.cumulative_prod)
+    def _cumulative_prod(x: Any, /, *, axis: Any = None, dtype: Any = None, out: Any = None,
+                         include_initial: bool = False) -> Any:
+        return _cumulative_std(np.cumprod, np.multiply, x, axis, dtype, out, include_initial)
+
+
+# ---- NaN-ignoring reductions ----
+
+
+def _nan_to(x: Tensor, value: Any) -> Tensor:
+    return x.isnan().where(value, x) if x.dtype.is_float else x
+
+
+@implements(np.nansum)
+def _nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False,
+            initial: Any = _NoValue, where: Any = True) -> Any:
+    return _sum(_nan_to(as_tensor(a), 0), axis, dtype, out, keepdims, initial, where)
+
+
+@implements(np.nanprod)
+def _nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False,
+             initial: Any = _NoValue, where: Any = True) -> Any:
+    return _prod(_nan_to(as_tensor(a), 1), axis, dtype, out, keepdims, initial, where)
+
+
+def _nan_extreme(a: Any, axis: Any, out: Any, keepdims: Any, initial: Any, where: Any, largest: bool) -> Any:
+    x = as_tensor(a)
+    if not x.dtype.is_float:
+        return (_max if largest else _min)(x, axis, out, keepdims, initial, where)
+    fill = dtypes.min_value(x.dtype) if largest else dtypes.max_value(x.dtype)
+    r = (_max if largest else _min)(_nan_to(x, fill), axis, None, keepdims, initial, where)
+    all_nan = _all(x.isnan(), axis, keepdims=keepdims)
+    return finish(all_nan.where(float("nan"), r), out, "nanmax" if largest else "nanmin")
+
+
+@implements(np.nanmax)
+def _nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, initial: Any = _NoValue,
+            where: Any = True) -> Any:
+    return _nan_extreme(a, axis, out, keepdims, initial, where, True)
+
+
+@implements(np.nanmin)
+def _nanmin(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, initial: Any = _NoValue,
+            where: Any = True) -> Any:
+    return _nan_extreme(a, axis, out, keepdims, initial, where, False)
+
+
+def _valid(x: Tensor, where: Any) -> Any:
+    valid = ~x.isnan() if x.dtype.is_float else const_like(x, True, dtypes.bool_)
+    return valid if _wh(where) is True else valid & as_tensor(where, x).bool()
+
+
+@implements(np.nanmean)
+def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, *,
+             where: Any = True) -> Any:
+    x = as_tensor(a)
+    return _mean(x, axis, dtype, out, keepdims, where=_valid(x, where))
+
+
+@implements(np.nanvar)
+def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
+            where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
+    x = as_tensor(a)
+    return _var(x, axis, dtype, out, ddof, keepdims, where=_valid(x, where), mean=mean, correction=correction)
+
+
+@implements(np.nanstd)
+def _nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
+            where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
+    x = as_tensor(a)
+    return _std(x, axis, dtype, out, ddof, keepdims, where=_valid(x, where), mean=mean, correction=correction)
+
+
+@implements(np.nancumsum)
+def _nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    return _cumsum(_nan_to(as_tensor(a), 0), axis, dtype, out)
+
+
+@implements(np.nancumprod)
+def _nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    return _cumprod(_nan_to(as_tensor(a), 1), axis, dtype, out)
+
+
+@implements(np.average)
+def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *, keepdims: Any = False) -> Any:
+    """NumPy's weighted average (integers give float64); ZeroDivisionError is not raised for zero weights (NaN)."""
+    x = as_tensor(a)
+    if weights is None:
+        avg = _mean(x, axis, keepdims=keepdims)
+        scl = const_like(avg, prod(x.shape) // max(1, prod(avg.shape)), avg.dtype)
+    else:
+        w = as_tensor(weights, x)
+        dt = result_dtype(x, w, dtypes.float64) if not x.dtype.is_float else result_dtype(x, w)
+        if w.shape != x.shape:
+            if axis is None:
+                raise TypeError("Axis must be specified when shapes of a and weights differ.")
+            if w.ndim != 1 or w.shape[0] != x.shape[normalize_axis(axis, x.ndim)]:
+                raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+            ax = normalize_axis(axis, x.ndim)
+            w = w.reshape(tuple(s if i == ax else 1 for i, s in enumerate(x.shape)))
+        scl = _sum(w.cast(dt), axis, keepdims=keepdims)
+        avg = _sum((x.cast(dt) * w.cast(dt)), axis, keepdims=keepdims) / scl
+    if returned:
+        return avg, scl.broadcast_to(avg.shape)
+    return avg
+
+
+# ---- selection and elementwise helpers ----
+
+
+@implements(np.where)
+def _where(condition: Any, *xy: Any) -> Any:
+    """np.where(c, x, y) with NumPy's promotion (weak Python scalars); np.where(c) is np.nonzero(c)."""
+    if not xy:
+        return np.nonzero(condition)
+    if len(xy) != 2:
+        raise ValueError("either both or neither of x and y should be given")
+    x, y = xy
+    c = as_tensor(condition).bool()
+    dt = result_dtype(x, y)
+    xt, yt = operand(x, dt, c.device), operand(y, dt, c.device)
+    shape = broadcast_shape(c.shape, xt.shape, yt.shape)
+    return c.broadcast_to(shape).where(xt.broadcast_to(shape), yt.broadcast_to(shape))
+
+
+@implements(np.clip)
+def _clip(a: Any, a_min: Any = _NoValue, a_max: Any = _NoValue, out: Any = None, *, min: Any = _NoValue,
+          max: Any = _NoValue, **kwargs: Any) -> Any:
+    """minimum(maximum(a, min), max) with NumPy's dtype rules (NaN propagates, like np.clip)."""
+    if min is not _NoValue:
+        if a_min is not _NoValue:
+            raise ValueError("Passed more than one argument for the minimum; use either a_min or min")
+        a_min = min
+    if max is not _NoValue:
+        if a_max is not _NoValue:
+            raise ValueError("Passed more than one argument for the maximum; use either a_max or max")
+        a_max = max
+    lo = None if a_min is _NoValue else a_min
+    hi = None if a_max is _NoValue else a_max
+    x = as_tensor(a)
+    if lo is None and hi is None:
+        return finish(x, out, "clip")
+    if lo is not None:
+        x = call(np.maximum, x, lo, **({} if hi is not None else dict(kwargs, out=out)))
+    if hi is not None:
+        x = call(np.minimum, x, hi, out=out, **kwargs)
+    return x
+
+
+@implements(np.round, np.around)
+def _round(a: Any, decimals: int = 0, out: Any = None) -> Any:
+    """Round half to even at `decimals` places, computed as NumPy does (x * 10**d, rint, / 10**d)."""
+    x = as_tensor(a)
+    if x.dtype.is_bool or (not x.dtype.is_float and decimals < 0):
+        return numpy_fallback(np.round, (x, decimals), {"out": out}, "round")
+    if not x.dtype.is_float:
+        return finish(x, out, "round")
+    calc = _calc_dtype(x.dtype)
+    xc = x.cast(calc)
+    if decimals >= 0:
+        r = (xc * float(10.0**decimals)).round() / float(10.0**decimals)
+    else:
+        r = (xc / float(10.0**-decimals)).round() * float(10.0**-decimals)
+    return finish(r.cast(x.dtype), out, "round")
+
+
+@implements(np.fix)
+def _fix(x: Any, out: Any = None) -> Any:
+    return call(np.trunc, as_tensor(x), out=out)
+
+
+@implements(np.nan_to_num)
+def _nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
+    t = as_tensor(x)
+    if not t.dtype.is_float:
+        return t
+    info = np.finfo(t.dtype.np_name)
+    hi = float(info.max) if posinf is None else posinf
+    lo = float(info.min) if neginf is None else neginf
+    return t.isnan().where(nan, (t == float("inf")).where(hi, (t == float("-inf")).where(lo, t)))
+
+
+@implements(np.select)
+def _select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if not condlist:
+        raise ValueError("select with an empty condition list is not possible")
+    conds = []
+    for i, c in enumerate(condlist):
+        ct = as_tensor(c)
+        if not ct.dtype.is_bool:
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+        conds.append(ct)
+    dt = result_dtype(*choicelist, default)
+    dev = conds[0].device
+    choices = [operand(c, dt, dev) for c in choicelist]
+    shape = broadcast_shape(*[t.shape for t in conds + choices], np.shape(default) if not is_tensor(default)
+                            else default.shape)
+    out = operand(default, dt, dev).broadcast_to(shape)
+    for c, v in zip(reversed(conds), reversed(choices)):
+        out = c.broadcast_to(shape).where(v.broadcast_to(shape), out)
+    return out
+
+
+@implements(np.count_nonzero)
+def _count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
+    x = as_tensor(a)
+    return reduce(np.add, (x != 0) if not x.dtype.is_bool else x, axis, dtypes.int64, None, keepdims)
+
+
+@implements(np.isin)
+def _isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False, *,
+          kind: Any = None) -> Any:
+    e = as_tensor(element)
+    t = as_tensor(test_elements, e).reshape(-1)
+    if t.size == 0:
+        return const_like(e, invert, dtypes.bool_)
+    hit = reduce(np.logical_or, call(np.equal, e.unsqueeze(-1), t), -1)
+    return ~hit if invert else hit
+
+
+# ---- creation from a prototype ----
+
+
+def _like(a: Any, dtype: Any, shape: Any) -> tuple[Tensor, DType, tuple[int, ...]]:
+    x = as_tensor(a)
+    dt = x.dtype if dtype is None else dtypes.to_dtype(dtype)
+    given = shape if isinstance(shape, (tuple, list)) else (shape,)
+    dims = x.shape if shape is None else tuple(int(s) for s in given)
+    return x, dt, dims
+
+
+@implements(np.zeros_like)
+def _zeros_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+                device: Any = None) -> Any:
+    x, dt, dims = _like(a, dtype, shape)
+    return Tensor.full(dims, 0, dt, x.device)
+
+
+@implements(np.ones_like)
+def _ones_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+               device: Any = None) -> Any:
+    x, dt, dims = _like(a, dtype, shape)
+    return Tensor.full(dims, 1, dt, x.device)
+
+
+@implements(np.empty_like)
+def _empty_like(prototype: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+                device: Any = None) -> Any:
+    x, dt, dims = _like(prototype, dtype, shape)
+    return Tensor.empty(dims, dtype=dt, device=x.device)
+
+
+@implements(np.full_like)
+def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+               device: Any = None) -> Any:
+    """An array like `a` filled with `fill_value` cast to the dtype (unsafe casting, like NumPy)."""
+    x, dt, dims = _like(a, dtype, shape)
+    if isinstance(fill_value, (bool, int, float, np.generic)):
+        return Tensor.full(dims, dtypes.cast_scalar(fill_value, dt), dt, x.device)
+    return as_tensor(fill_value, x).cast(dt).broadcast_to(dims)
+
+
+@implements(np.copy)
+def _copy(a: Any, order: str = "K", subok: bool = False) -> Any:
+    return as_tensor(a).clone()
+
+
+# ---- comparison of whole arrays ----
+
+
+@implements(np.isclose)
+def _isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+    """NumPy's isclose: |a - b| <= atol + rtol * |b| computed in b's float dtype, infinities equal when equal."""
+    x, y = (v if isinstance(v, (int, float)) or is_tensor(v) else np.asanyarray(v) for v in (a, b))
+    if hasattr(y, "dtype"):
+        y = operand(y, result_dtype(y, 1.0), _device(x, y))
+    elif isinstance(y, int):
+        y = float(y)
+    result = call(np.bitwise_or, call(np.bitwise_and, call(np.less_equal, call(np.absolute, call(np.subtract, x, y)),
+                                                           call(np.add, atol, call(np.multiply, rtol,
+                                                                                   call(np.absolute, y)))),
+                                      call(np.isfinite, y)), call(np.equal, x, y))
+    if equal_nan:
+        result = call(np.bitwise_or, result, call(np.bitwise_and, call(np.isnan, x), call(np.isnan, y)))
+    return result
+
+
+def _device(*xs: Any) -> str:
+    return next((x.device for x in xs if is_tensor(x)), "CPU")
+
+
+@implements(np.allclose)
+def _allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> bool:
+    return bool(as_tensor(_isclose(a, b, rtol, atol, equal_nan)).all())
+
+
+@implements(np.array_equal)
+def _array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> bool:
+    x, y = as_tensor(a1), as_tensor(a2)
+    if x.shape != y.shape:
+        return False
+    eq = call(np.equal, x, y)
+    if equal_nan and (x.dtype.is_float or y.dtype.is_float):
+        eq = eq | (call(np.isnan, x) & call(np.isnan, y))
+    return bool(eq.all())
+
+
+@implements(np.array_equiv)
+def _array_equiv(a1: Any, a2: Any) -> bool:
+    x, y = as_tensor(a1), as_tensor(a2)
+    try:
+        broadcast_shape(x.shape, y.shape)
+    except ValueError:
+        return False
+    return bool(call(np.equal, x, y).all())
+
+
+# ---- dtype and shape queries (no data needed) ----
+
+
+def _dtype_or_value(x: Any) -> Any:
+    return np.dtype(x.dtype.np_name) if is_tensor(x) else x
+
+
+@implements(np.result_type)
+def _result_type(*arrays_and_dtypes: Any) -> np.dtype:
+    return np.result_type(*[_dtype_or_value(x) for x in arrays_and_dtypes])
+
+
+@implements(np.can_cast)
+def _can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
+    return bool(np.can_cast(_dtype_or_value(from_), _dtype_or_value(to), casting))
+
+
+@implements(np.shape)
+def _shape(a: Any) -> tuple[int, ...]:
+    return as_tensor(a).shape
+
+
+@implements(np.ndim)
+def _ndim(a: Any) -> int:
+    return as_tensor(a).ndim
+
+
+@implements(np.size)
+def _size(a: Any, axis: Any = None) -> int:
+    t = as_tensor(a)
+    return t.size if axis is None else t.shape[normalize_axis(axis, t.ndim)]
+
+
+@implements(np.iscomplexobj)
+def _iscomplexobj(x: Any) -> bool:
+    return False
+
+
+@implements(np.isrealobj)
+def _isrealobj(x: Any) -> bool:
+    return True
+
+
+@implements(np.iscomplex)
+def _iscomplex(x: Any) -> Any:
+    return const_like(as_tensor(x), False, dtypes.bool_)
+
+
+@implements(np.isreal)
+def _isreal(x: Any) -> Any:
+    return const_like(as_tensor(x), True, dtypes.bool_)
+
+
+@implements(np.real)
+def _real(val: Any) -> Any:
+    return as_tensor(val)
+
+
+@implements(np.imag)
+def _imag(val: Any) -> Any:
+    return const_like(as_tensor(val), 0)
+
+
+@implements(np.may_share_memory, np.shares_memory)
+def _shares_memory(a: Any, b: Any, max_work: Any = None) -> bool:
+    """Whether the storage of two arrays overlaps (a lazy Tensor has no storage until realised: it is realised)."""
+    views = [x._storage_view() if is_tensor(x) else np.asarray(x) for x in (a, b)]
+    if any(v is None for v in views):
+        return False
+    return bool(np.shares_memory(views[0], views[1]))
+
+
+@implements(np.copyto)
+def _copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -> None:
+    """Write `src` into `dst` (a Tensor is written with `assign`), with NumPy's casting check and `where` mask."""
+    dst_dt = np.dtype(dst.dtype.np_name) if is_tensor(dst) else dst.dtype
+    src_desc = describe(src)
+    if not isinstance(src_desc, type) and not np.can_cast(src_desc, dst_dt, casting):
+        raise TypeError(f"Cannot cast array data from {src_desc!r} to {dst_dt!r} according to the rule '{casting}'")
+    dev = _device(dst, src)
+    value = operand(src, dtypes.from_numpy(dst_dt), dev).broadcast_to(tuple(dst.shape))
+    if where is not True:
+        old = as_tensor(dst).cast(dtypes.from_numpy(dst_dt))
+        value = as_tensor(where, value).bool().broadcast_to(value.shape).where(value, old)
+    write_into(dst, value, "copyto")
+
+
+if hasattr(np, "astype"):  # NumPy >= 2.1
+
+    @implements(np.astype)
+    def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+        t = as_tensor(x)
+        dt = dtypes.to_dtype(dtype)
+        if dt is t.dtype:
+            return t.clone() if copy else t
+        return t.cast(dt)
+
+
+__all__ = ["call", "result_dtype", "probe", "finish", "accumulate"]

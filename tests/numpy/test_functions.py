@@ -1,0 +1,335 @@
+"""NumPy functions on Tensors (NEP 18): every function of the issue's list against NumPy (values, dtypes, shapes,
+keepdims, out=, where=), laziness, NumPy's errors, and the NumPy fallback."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarr
+from lazyarr import Tensor
+from tests.helpers import kernel_count
+from tests.numpy.helpers import is_lazy, rng, same
+
+F = rng.standard_normal((3, 4)).astype(np.float32)
+D = rng.standard_normal((2, 3, 4))
+I = rng.integers(-5, 6, (3, 4)).astype(np.int32)  # noqa: E741
+B = I > 0
+V = rng.standard_normal(5)
+SQ = rng.standard_normal((4, 4))
+NANS = np.where(rng.random((3, 4)) < 0.3, np.nan, D[0])
+
+# id -> (function, positional args, keyword args); arrays become Tensors for the lazyarr side
+CASES = {
+    "sum": (np.sum, (D,), {}),
+    "sum_axis_keepdims": (np.sum, (D,), {"axis": (0, 2), "keepdims": True}),
+    "sum_int_upcast": (np.sum, (I,), {"axis": 0}),
+    "sum_bool": (np.sum, (B,), {}),
+    "sum_dtype_initial": (np.sum, (F,), {"axis": 1, "dtype": np.float64, "initial": 2.0}),
+    "sum_where": (np.sum, (D, ), {"axis": 2, "where": D > 0}),
+    "prod": (np.prod, (F,), {"axis": 1}),
+    "prod_int": (np.prod, (I,), {"axis": 0, "keepdims": True}),
+    "mean": (np.mean, (D,), {"axis": 1}),
+    "mean_int_float64": (np.mean, (I,), {}),
+    "mean_where_keepdims": (np.mean, (D,), {"axis": -1, "where": D > -0.5, "keepdims": True}),
+    "mean_f32_dtype": (np.mean, (F,), {"axis": 0, "dtype": np.float64}),
+    "std": (np.std, (D,), {"axis": 0}),
+    "std_ddof": (np.std, (F,), {"axis": 1, "ddof": 1, "keepdims": True}),
+    "var": (np.var, (D,), {"axis": (1, 2)}),
+    "var_int": (np.var, (I,), {"axis": 1}),
+    "var_correction": (np.var, (D,), {"correction": 1}),
+    "max": (np.max, (D,), {"axis": 1}),
+    "max_initial_where": (np.max, (F,), {"axis": 0, "initial": -1.0, "where": F < 0.5}),
+    "min": (np.min, (I,), {"axis": -1, "keepdims": True}),
+    "amax": (np.amax, (F,), {}),
+    "amin": (np.amin, (D,), {"axis": (0, 1)}),
+    "argmax": (np.argmax, (D,), {"axis": 1}),
+    "argmax_flat": (np.argmax, (I,), {}),
+    "argmin_keepdims": (np.argmin, (F,), {"axis": 0, "keepdims": True}),
+    "any": (np.any, (B,), {"axis": 0}),
+    "any_float": (np.any, (F > 1,), {}),
+    "all": (np.all, (B,), {"axis": 1, "keepdims": True}),
+    "all_where": (np.all, (B,), {"where": I != 0}),
+    "cumsum": (np.cumsum, (D,), {"axis": 2}),
+    "cumsum_flat_int": (np.cumsum, (I,), {}),
+    "cumprod": (np.cumprod, (F,), {"axis": 1}),
+    "where3": (np.where, (F > 0, F, 0.0), {}),
+    "where_mixed": (np.where, (B, I, F), {}),
+    "clip": (np.clip, (D, -0.5, 0.5), {}),
+    "clip_int_float": (np.clip, (I, -1.5, 2), {}),
+    "clip_one_sided": (np.clip, (F,), {"a_min": None, "a_max": 0.0}),
+    "clip_arrays": (np.clip, (D, D[0] - 1, 0.3), {}),
+    "concatenate": (np.concatenate, ([F, I.astype(np.float32)],), {"axis": 1}),
+    "concatenate_none": (np.concatenate, ([F, V],), {"axis": None}),
+    "concatenate_dtype": (np.concatenate, ([I, I],), {"dtype": np.float32}),
+    "stack": (np.stack, ([F, F * 2],), {"axis": -1}),
+    "vstack": (np.vstack, ([V, V],), {}),
+    "hstack": (np.hstack, ([F, I],), {}),
+    "reshape": (np.reshape, (D, (4, -1)), {}),
+    "reshape_F": (np.reshape, (D, (6, 4)), {"order": "F"}),
+    "ravel": (np.ravel, (F.T,), {}),
+    "ravel_F": (np.ravel, (D,), {"order": "F"}),
+    "transpose": (np.transpose, (D,), {}),
+    "transpose_axes": (np.transpose, (D, (1, -1, 0)), {}),
+    "moveaxis": (np.moveaxis, (D, 0, -1), {}),
+    "moveaxis_multi": (np.moveaxis, (D, (0, 1), (2, 0)), {}),
+    "swapaxes": (np.swapaxes, (D, 0, 2), {}),
+    "expand_dims": (np.expand_dims, (F, (0, -1)), {}),
+    "squeeze": (np.squeeze, (D[:, :1, :1],), {}),
+    "squeeze_axis": (np.squeeze, (D[:, :1],), {"axis": 1}),
+    "broadcast_to": (np.broadcast_to, (V, (2, 5)), {}),
+    "broadcast_arrays": (np.broadcast_arrays, (F, V[:4], np.float64(2.0)), {}),
+    "zeros_like": (np.zeros_like, (I,), {}),
+    "ones_like": (np.ones_like, (F,), {"dtype": np.float64}),
+    "full_like": (np.full_like, (I, 2.7), {}),
+    "full_like_shape": (np.full_like, (F, 7), {"shape": (2, 2)}),
+    "empty_like_shape": (lambda a: np.empty_like(a).shape, (D,), {}),
+    "copy": (np.copy, (D,), {}),
+    "dot_2d": (np.dot, (F, F.T), {}),
+    "dot_nd": (np.dot, (D, SQ), {}),
+    "dot_vec": (np.dot, (SQ, V[:4]), {}),
+    "dot_scalar": (np.dot, (F, 2.0), {}),
+    "dot_int": (np.dot, (I, I.T), {}),
+    "matmul": (np.matmul, (D, SQ), {}),
+    "einsum_matmul": (np.einsum, ("ij,jk->ik", F, F.T), {}),
+    "einsum_implicit": (np.einsum, ("ij,jk", SQ, SQ), {}),
+    "einsum_trace": (np.einsum, ("ii", SQ), {}),
+    "einsum_diag": (np.einsum, ("ii->i", SQ), {}),
+    "einsum_ellipsis": (np.einsum, ("...ij,...jk->...ik", D, SQ), {}),
+    "einsum_batch_outer": (np.einsum, ("bi,bj->bij", F, F), {}),
+    "einsum_sum_all": (np.einsum, ("ijk->", D), {}),
+    "einsum_transpose": (np.einsum, ("ijk->kji", D), {}),
+    "einsum_int": (np.einsum, ("ij,ij->i", I, I), {}),
+    "tensordot": (np.tensordot, (D, SQ), {"axes": ([2], [0])}),
+    "tensordot_int": (np.tensordot, (D, D), {"axes": ([1, 2], [1, 2])}),
+    "outer": (np.outer, (V, F), {}),
+    "allclose": (np.allclose, (F, F + 1e-9), {}),
+    "allclose_false": (np.allclose, (F, F + 1e-3), {}),
+    "isclose": (np.isclose, (NANS, NANS), {"equal_nan": True}),
+    "isclose_int": (np.isclose, (I, I + 1), {"atol": 1}),
+    "array_equal": (np.array_equal, (I, I.copy()), {}),
+    "array_equal_shape": (np.array_equal, (I, I[:2]), {}),
+    "array_equal_nan": (np.array_equal, (NANS, NANS), {"equal_nan": True}),
+    "round": (np.round, (D * 100, 1), {}),
+    "round_neg": (np.round, (D * 100, -1), {}),
+    "around_half_even": (np.around, (np.array([0.5, 1.5, 2.5, -0.5, -1.5]),), {}),
+    "abs": (np.abs, (I,), {}),
+    "sort": (np.sort, (D,), {"axis": 1}),
+    "argsort": (np.argsort, (F,), {"axis": -1, "kind": "stable"}),
+    "unique": (np.unique, (I,), {}),
+    "unique_counts": (np.unique, (I,), {"return_counts": True, "return_index": True}),
+    "nonzero": (np.nonzero, (I,), {}),
+    "take": (np.take, (D, [2, 0, -1]), {"axis": 2}),
+    "take_flat": (np.take, (F, [[0, 5], [11, 3]]), {}),
+    "take_wrap": (np.take, (V, [7, -8]), {"mode": "wrap"}),
+    "take_clip": (np.take, (V, [7, -8]), {"mode": "clip"}),
+    "norm": (np.linalg.norm, (D,), {}),
+    "norm_axis": (np.linalg.norm, (D,), {"axis": 1}),
+    "norm_ord_inf": (np.linalg.norm, (F,), {"ord": np.inf, "axis": 0}),
+    "norm_ord_1_matrix": (np.linalg.norm, (SQ,), {"ord": 1}),
+    "norm_fro_keepdims": (np.linalg.norm, (D,), {"axis": (1, 2), "keepdims": True}),
+    "norm_p3": (np.linalg.norm, (V,), {"ord": 3}),
+    "norm_int": (np.linalg.norm, (I,), {"ord": 0, "axis": 1}),
+    "diff": (np.diff, (D,), {}),
+    "diff_n2_axis0": (np.diff, (I,), {"n": 2, "axis": 0}),
+    "diff_bool": (np.diff, (B,), {}),
+    "diff_prepend": (np.diff, (F,), {"prepend": 0.0, "append": F[:, :1]}),
+    "tril": (np.tril, (SQ,), {}),
+    "tril_k": (np.tril, (D,), {"k": 1}),
+    "triu": (np.triu, (F,), {"k": -1}),
+    "pad_constant": (np.pad, (F, 2), {}),
+    "pad_constant_values": (np.pad, (I, ((1, 2), (0, 3))), {"constant_values": ((7, 8), (9, 10))}),
+    "pad_edge": (np.pad, (F, ((1, 2), (2, 1))), {"mode": "edge"}),
+    "pad_reflect": (np.pad, (F, ((2, 1), (3, 2))), {"mode": "reflect"}),
+    "pad_symmetric": (np.pad, (F, 2), {"mode": "symmetric"}),
+    "pad_wrap": (np.pad, (F, ((1, 3), (4, 2))), {"mode": "wrap"}),
+    "pad_fallback_mean": (np.pad, (F, 1), {"mode": "mean"}),
+    "tile": (np.tile, (F, (2, 1, 3)), {}),
+    "tile_short_reps": (np.tile, (D, 2), {}),
+    "repeat": (np.repeat, (F, 2), {"axis": 1}),
+    "repeat_flat": (np.repeat, (I, 3), {}),
+    "repeat_counts": (np.repeat, (F, [1, 0, 2]), {"axis": 0}),
+    "flip": (np.flip, (D,), {"axis": (0, 2)}),
+    "flip_all": (np.flip, (F,), {}),
+    "roll": (np.roll, (D, 2), {"axis": 2}),
+    "roll_flat": (np.roll, (F, -5), {}),
+    "roll_multi": (np.roll, (D, (1, -1)), {"axis": (0, 1)}),
+    "meshgrid": (np.meshgrid, (V[:3], V), {}),
+    "meshgrid_ij_sparse": (np.meshgrid, (V[:3], V, V[:2]), {"indexing": "ij", "sparse": True}),
+    "nansum": (np.nansum, (NANS,), {"axis": 1}),
+    "nanmean": (np.nanmean, (NANS,), {"axis": 0}),
+    "nanmax": (np.nanmax, (NANS,), {}),
+    "nanstd": (np.nanstd, (NANS,), {"axis": 1}),
+    "ptp": (np.ptp, (D,), {"axis": 1}),
+    "average_weights": (np.average, (D, 1, V[:3]), {}),
+    "count_nonzero": (np.count_nonzero, (I,), {"axis": 0}),
+    "isin": (np.isin, (I, [1, 3, -2]), {}),
+    "select": (np.select, ([F > 0.5, F < -0.5], [F, -F], 9.0), {}),
+    "nan_to_num": (np.nan_to_num, (np.array([np.nan, np.inf, -np.inf, 1.0]),), {}),
+    "diagonal": (np.diagonal, (D,), {"offset": 1, "axis1": 1, "axis2": 2}),
+    "diag_vec": (np.diag, (V, -1), {}),
+    "trace": (np.trace, (SQ,), {"offset": -1}),
+    "split": (np.split, (D, 2), {"axis": 2}),
+    "array_split": (np.array_split, (V, 3), {}),
+    "append": (np.append, (F, V), {}),
+    "rot90": (np.rot90, (D,), {"k": 1, "axes": (1, 2)}),
+    "atleast_2d": (np.atleast_2d, (V,), {}),
+    "take_along_axis": (np.take_along_axis, (F, np.argsort(F, axis=1)), {"axis": 1}),
+    "median_fallback": (np.median, (D,), {"axis": 1}),
+}
+ALWAYS_FALLBACK = {"sort", "argsort", "unique", "unique_counts", "nonzero", "pad_fallback_mean", "median_fallback"}
+
+
+def _to_tensors(x):
+    if isinstance(x, np.ndarray):
+        return Tensor(x)
+    if isinstance(x, list):
+        return [_to_tensors(e) for e in x]
+    return x
+
+
+def _compare(got, ref):
+    if isinstance(ref, (tuple, list)):
+        assert isinstance(got, (tuple, list)) and len(got) == len(ref)
+        for g, r in zip(got, ref):
+            _compare(g, r)
+    elif isinstance(ref, (bool, tuple)) or isinstance(got, bool):
+        assert got == ref
+    else:
+        if isinstance(ref, np.ndarray) or isinstance(ref, np.generic):
+            assert isinstance(got, Tensor), type(got)
+        same(got, ref)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_matches_numpy(name):
+    fn, args, kw = CASES[name]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's "Mean of empty slice" and friends
+        ref = fn(*args, **kw)
+    before = lazyarr.stats().numpy_fallbacks
+    got = fn(*[_to_tensors(a) for a in args], **{k: _to_tensors(v) for k, v in kw.items()})
+    _compare(got, ref)
+    fell_back = lazyarr.stats().numpy_fallbacks - before
+    assert (fell_back > 0) == (name in ALWAYS_FALLBACK), f"{name}: {fell_back} fallbacks"
+
+
+@pytest.mark.parametrize("fn", [lambda t: np.sum(t * 2, axis=0), lambda t: np.mean(np.exp(t)),
+                                lambda t: np.clip(t, 0, 1), lambda t: np.where(t > 0, t, 0.0),
+                                lambda t: np.concatenate([t, t]),
+                                lambda t: np.einsum("ij,ij->i", t, t), lambda t: np.linalg.norm(t, axis=1),
+                                lambda t: np.cumsum(t, axis=1), lambda t: np.tril(t), lambda t: np.roll(t, 1)])
+def test_results_stay_lazy_and_fuse(fn):
+    t = Tensor(F)
+    out = fn(t)
+    assert is_lazy(out)
+    with kernel_count(1):
+        out.realize()
+
+
+def test_out_numpy_and_keepdims_variants():
+    out = np.zeros(4)
+    assert np.sum(Tensor(D), axis=(0, 1), out=out) is out
+    np.testing.assert_allclose(out, D.sum((0, 1)))
+    out2 = np.zeros((3, 4))
+    np.concatenate([Tensor(F[:1]), F[1:]], out=out2)
+    np.testing.assert_allclose(out2, F)
+    out3 = np.zeros((2, 4))
+    np.mean(Tensor(D), axis=1, out=out3)
+    np.testing.assert_allclose(out3, D.mean(1))
+    out4 = np.zeros(3, np.int64)
+    np.argmax(Tensor(F), axis=1, out=out4)
+    np.testing.assert_array_equal(out4, F.argmax(1))
+
+
+@pytest.mark.parametrize("call, err, match", [
+    (lambda t: np.sum(t, axis=3), ValueError, "out of bounds"),
+    (lambda t: np.concatenate([t, t[0]]), ValueError, "same number of dimensions"),
+    (lambda t: np.concatenate([t, t[:, :2]], axis=0), ValueError, "along dimension 1"),
+    (lambda t: np.stack([t, t[:2]]), ValueError, "same shape"),
+    (lambda t: np.reshape(t, (5, -1)), ValueError, "cannot reshape array of size 12"),
+    (lambda t: np.transpose(t, (0, 0)), ValueError, "repeated axis"),
+    (lambda t: np.moveaxis(t, (0, 1), 0), ValueError, "same number of elements"),
+    (lambda t: np.squeeze(t, axis=0), ValueError, "size not equal to one"),
+    (lambda t: np.broadcast_to(t, (4, 3)), ValueError, "could not be broadcast"),
+    (lambda t: np.dot(t, t), ValueError, "not aligned"),
+    (lambda t: np.einsum("ij,jk->ik", t, t), ValueError, "could not be broadcast"),
+    (lambda t: np.einsum("ii->i", t), ValueError, "collapsing index"),
+    (lambda t: np.take(t, [12]), IndexError, "out of bounds"),
+    (lambda t: np.diff(t, n=-1), ValueError, "order must be non-negative"),
+    (lambda t: np.max(t[:0]), ValueError, "zero-size array to reduction operation maximum"),
+    (lambda t: np.argmax(t[:0]), ValueError, "empty sequence"),
+    (lambda t: np.repeat(t, [1, 2]), ValueError, "could not be broadcast"),
+    (lambda t: np.pad(t, -1), ValueError, "negative"),
+    (lambda t: np.linalg.norm(t, ord="fro", axis=0), ValueError, "Invalid norm order"),
+    (lambda t: np.swapaxes(t, 0, 5), ValueError, "out of bounds"),
+])
+def test_errors_match_numpy(call, err, match):
+    with pytest.raises(err, match=match):
+        call(F)
+    with pytest.raises(err, match=match):
+        call(Tensor(F))
+
+
+def test_shape_queries_do_not_realise():
+    t = Tensor(F) * 2
+    assert np.shape(t) == (3, 4) and np.ndim(t) == 2 and np.size(t) == 12 and np.size(t, 1) == 4
+    assert np.result_type(t, 1.0) == np.float32 and np.result_type(t, np.float64) == np.float64
+    assert np.can_cast(t, np.float64) and not np.can_cast(t, np.int8)
+    assert not np.iscomplexobj(t) and np.isrealobj(t)
+    assert is_lazy(t)
+
+
+def test_fallback_counts_and_wraps():
+    before = lazyarr.stats().numpy_fallbacks
+    h = np.cross(Tensor(np.eye(3)), np.ones(3))
+    assert isinstance(h, Tensor)
+    same(h, np.cross(np.eye(3), np.ones(3)))
+    assert lazyarr.stats().numpy_fallbacks == before + 1
+    c = np.fft.fft(Tensor(V))  # a complex result lazyarr cannot hold comes back as NumPy's array
+    assert isinstance(c, np.ndarray) and c.dtype == np.complex128
+
+
+def test_shares_memory_and_copyto_into_numpy():
+    t = Tensor(F)
+    assert np.shares_memory(t, t[1:]) and not np.shares_memory(t, Tensor(F))
+    assert np.may_share_memory(np.asarray(t, copy=False), t)
+    dst = np.zeros((3, 4), np.float32)
+    np.copyto(dst, Tensor(F), where=F > 0)
+    np.testing.assert_array_equal(dst, np.where(F > 0, F, 0))
+
+
+def test_mutating_functions_write_into_tensors():
+    t = Tensor(np.zeros((3, 4), np.float32))
+    np.copyto(t, F)
+    same(t, F)
+    np.fill_diagonal(t, 5.0)
+    ref = F.copy()
+    np.fill_diagonal(ref, 5.0)
+    same(t, ref)
+    out = Tensor(np.zeros(4, np.float32))
+    np.sum(Tensor(F), axis=0, out=out)
+    same(out, F.sum(0))
+
+
+def test_mutating_function_without_assign_raises_type_error(monkeypatch):
+    owner = next((c for c in Tensor.__mro__ if "assign" in c.__dict__), None)
+    if owner is not None:
+        monkeypatch.delattr(owner, "assign")
+    with pytest.raises(TypeError, match="numpy.fill_diagonal"):
+        np.fill_diagonal(Tensor(np.zeros((3, 3))), 1.0)
+
+
+def test_copy_is_a_snapshot_and_in_place_ufuncs_write_through_views():
+    t = Tensor(F.copy())
+    c = np.copy(t)
+    t += 1
+    same(c, F)
+    same(t, F + 1)
+    row = t[1]
+    np.multiply(row, 0, out=row)  # a view: the write lands in t
+    ref = F + 1
+    ref[1] = 0
+    same(t, ref)

@@ -1,0 +1,276 @@
+"""NumPy ufuncs on Tensors (NEP 13): every mapped ufunc against NumPy (values, result dtypes, errors), laziness and
+fusion, out=/where=/dtype=/casting=, and the reduce/accumulate/outer methods."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarr
+from lazyarr import Tensor
+from lazyarr.frontend.np_ufuncs import UFUNCS
+from tests.helpers import kernel_count
+from tests.numpy.helpers import SPECIAL, ints, is_lazy, rng, same
+
+UNARY = sorted((u for u in UFUNCS if u.nin == 1), key=lambda u: u.__name__)
+BINARY = sorted((u for u in UFUNCS if u.nin == 2 and u.signature is None), key=lambda u: u.__name__)
+TOL = {np.cbrt: 4e-6, np.arccosh: 4e-6, np.arcsinh: 4e-6, np.arctanh: 4e-6, np.sinh: 4e-6, np.cosh: 4e-6}
+
+
+def _both(fn, *args, **kw):
+    """(lazyarr result, NumPy result) of `fn`; either may be the exception it raised."""
+    outs = []
+    for use_tensor in (True, False):
+        a = [Tensor(x) if use_tensor and isinstance(x, np.ndarray) else x for x in args]
+        try:
+            with np.errstate(all="ignore"):
+                outs.append(fn(*a, **kw))
+        except Exception as e:  # noqa: BLE001 - compared with NumPy's own error below
+            outs.append(e)
+    return outs
+
+
+def _check(got, ref, rtol=None):
+    if isinstance(ref, Exception):
+        assert isinstance(got, type(ref)) or (isinstance(ref, TypeError) and isinstance(got, TypeError)), (got, ref)
+        return
+    assert not isinstance(got, Exception), f"raised {got!r}, NumPy gave {ref!r}"
+    for g, r in zip(got if isinstance(ref, tuple) else (got,), ref if isinstance(ref, tuple) else (ref,)):
+        assert isinstance(g, Tensor)
+        same(g, r, rtol=rtol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "bool"])
+@pytest.mark.parametrize("ufunc", UNARY, ids=lambda u: u.__name__)
+def test_unary(ufunc, dtype):
+    x = SPECIAL.reshape(4, 5).astype(dtype) if dtype.startswith("float") else ints(dtype, (4, 5)) \
+        if dtype != "bool" else (ints("int8", (4, 5)) > 0)
+    got, ref = _both(ufunc, x)
+    _check(got, ref, TOL.get(ufunc) if dtype == "float32" else None)
+
+
+@pytest.mark.parametrize("ufunc", [np.exp, np.sin, np.sqrt, np.log1p, np.tanh, np.arctan, np.cbrt, np.sinh, np.rint,
+                                   np.signbit, np.isfinite, np.modf, np.reciprocal], ids=lambda u: u.__name__)
+def test_unary_float16(ufunc):
+    x = np.abs(SPECIAL[[3, 4, 9, 10, 11, 12, 13, 14, 17, 18, 19]]).astype(np.float16)
+    got, ref = _both(ufunc, x)
+    _check(got, ref, 2e-3)
+
+
+def _pair(ufunc, combo):
+    a = rng.uniform(-4, 4, (3, 4))
+    b = rng.uniform(-4, 4, (4,))
+    b[1] = 0.0
+    if combo == "ff":
+        return a.astype(np.float32), b.astype(np.float32)
+    if combo == "specials":
+        x = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5, -2.0, 3.0])
+        return x[:, None].repeat(8, 1), x[None, :].repeat(8, 0)
+    if combo == "ii":
+        lo = 0 if ufunc in (np.power, np.left_shift, np.right_shift) else -9
+        return ints("int32", (3, 4), -9, 10), ints("int32", (4,), lo, 10)
+    if combo == "u8_i8":
+        return ints("uint8", (3, 4), 0, 10), ints("int8", (4,), 0, 6)
+    if combo == "i16_pyfloat":
+        return ints("int16", (3, 4), -9, 10), 2.5
+    if combo == "f32_pyint":
+        return a.astype(np.float32), 3
+    if combo == "bb":
+        return ints("int8", (3, 4)) > 0, ints("int8", (4,)) > 0
+    raise AssertionError(combo)
+
+
+@pytest.mark.parametrize("combo", ["ff", "specials", "ii", "u8_i8", "i16_pyfloat", "f32_pyint", "bb"])
+@pytest.mark.parametrize("ufunc", BINARY, ids=lambda u: u.__name__)
+def test_binary(ufunc, combo):
+    a, b = _pair(ufunc, combo)
+    got, ref = _both(ufunc, a, b)
+    _check(got, ref, 4e-6 if combo == "ff" else None)
+
+
+def test_results_are_lazy_and_fuse():
+    a = Tensor(rng.standard_normal((8, 16)).astype(np.float32))
+    y = np.exp(np.multiply(a, 2.0)) + np.sqrt(np.abs(a))
+    assert is_lazy(y) and y.dtype is lazyarr.float32
+    with kernel_count(1):
+        y.realize()
+
+
+def test_mixed_numpy_and_tensor_inputs_give_tensors():
+    x = np.arange(12.0).reshape(3, 4)
+    t = Tensor(np.ones(4))
+    for out in (x + t, np.add(x, t), t * x, np.maximum(x, t), x > t):
+        assert isinstance(out, Tensor)
+    same(x + t, x + 1)
+    same(x > t, x > 1)
+
+
+def test_weak_scalars_and_numpy_type_resolution():
+    i8 = Tensor(np.arange(4, dtype=np.int8))
+    same(np.add(i8, 1), np.add(np.arange(4, dtype=np.int8), 1))
+    assert np.add(i8, 1).dtype is lazyarr.int8
+    assert np.divide(i8, 2).dtype is lazyarr.float64  # NumPy's answer, not the operator's float32
+    assert np.sqrt(Tensor(np.arange(3, dtype=np.int16))).dtype is lazyarr.float32
+    assert np.add(i8, np.float32(1)).dtype is lazyarr.float32
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        np.add(i8, 1000)
+    with pytest.raises(TypeError):
+        np.bitwise_and(Tensor(np.ones(3)), 1)
+    with pytest.raises(TypeError):
+        np.subtract(Tensor(np.ones(3, bool)), True)
+
+
+def test_dtype_signature_and_casting():
+    a = np.arange(6, dtype=np.int8).reshape(2, 3)
+    t = Tensor(a)
+    same(np.add(t, t, dtype=np.float64), np.add(a, a, dtype=np.float64))
+    same(np.multiply(t, 3, dtype="int16"), np.multiply(a, 3, dtype="int16"))
+    same(np.add(t, t, signature=(None, None, np.float32)), np.add(a, a, signature=(None, None, np.float32)))
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add'"):
+        np.add(Tensor(np.ones(3)), 1, dtype=np.int64)
+    same(np.add(Tensor(np.ones(3)), 1.5, dtype=np.int64, casting="unsafe"),
+         np.add(np.ones(3), 1.5, dtype=np.int64, casting="unsafe"))
+
+
+def test_broadcast_errors_match_numpy():
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        np.add(Tensor(np.ones((2, 3))), np.ones(4))
+    with pytest.raises(ValueError, match="non-broadcastable output operand"):
+        np.add(Tensor(np.ones((2, 3))), 1, out=np.zeros(3))
+
+
+def test_out_numpy_array():
+    a = rng.standard_normal((3, 4))
+    out = np.zeros((3, 4))
+    res = np.exp(Tensor(a), out=out)
+    assert res is out
+    np.testing.assert_allclose(out, np.exp(a), rtol=1e-12)
+    out2 = np.zeros((2, 3, 4))  # the output may be larger than the inputs' broadcast shape
+    np.add(Tensor(a), 1, out=out2)
+    np.testing.assert_allclose(out2, np.broadcast_to(a + 1, (2, 3, 4)))
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output"):
+        np.add(Tensor(a), 1, out=np.zeros((3, 4), np.int64))
+
+
+def test_where_with_out():
+    a = rng.standard_normal((3, 4))
+    mask = a > 0
+    out, ref = np.full((3, 4), -7.0), np.full((3, 4), -7.0)
+    np.sqrt(Tensor(a), out=out, where=Tensor(mask))
+    np.sqrt(a, out=ref, where=mask)
+    np.testing.assert_allclose(out, ref)
+    res = np.add(Tensor(a), 1, where=mask)  # no out: unselected values are unspecified in NumPy (zeros here)
+    same(res.numpy()[mask], (a + 1)[mask])
+    with pytest.raises(TypeError, match="to dtype\\('bool'\\)"):
+        np.add(Tensor(a), 1, where=np.ones((3, 4), int))
+
+
+def test_divmod_and_modf_two_outputs():
+    a, b = ints("int32", (3, 4)), ints("int32", (4,), 1, 9)
+    q, r = np.divmod(Tensor(a), Tensor(b))
+    same(q, a // b)
+    same(r, a % b)
+    out = (np.zeros((3, 4), np.int32), np.zeros((3, 4), np.int32))
+    res = np.divmod(Tensor(a), b, out=out)
+    assert res[0] is out[0]
+    np.testing.assert_array_equal(out[1], a % b)
+
+
+def test_out_tensor_in_place():
+    a = rng.standard_normal((3, 4)).astype(np.float32)
+    t = Tensor(a)
+    res = np.multiply(t, 2, out=t)
+    assert res is t
+    same(t, a * 2)
+    m = Tensor(np.zeros((3, 4), np.float32))
+    np.add(Tensor(a), 1, out=m, where=Tensor(a > 0))
+    same(m, np.where(a > 0, a + 1, 0).astype(np.float32))
+
+
+def test_matmul_and_vecdot_ufuncs():
+    a, b = rng.standard_normal((2, 3, 4)), rng.standard_normal((4, 5))
+    same(np.matmul(Tensor(a), Tensor(b)), a @ b)
+    same(Tensor(a) @ b, a @ b)
+    same(np.matmul(Tensor(a.astype(np.float32)), b.astype(np.float32)), a.astype(np.float32) @ b.astype(np.float32))
+    v = rng.standard_normal((3, 4))
+    same(np.vecdot(Tensor(v), v), np.vecdot(v, v))
+    same(np.vecdot(Tensor(v), v, axis=0), np.vecdot(v, v, axis=0))
+    with pytest.raises(ValueError, match="mismatch in its core dimension"):
+        np.matmul(Tensor(a), np.ones((3, 2)))
+
+
+REDUCERS = [np.add, np.multiply, np.maximum, np.minimum, np.logical_and, np.logical_or]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int8", "bool"])
+@pytest.mark.parametrize("ufunc", REDUCERS, ids=lambda u: u.__name__)
+def test_reduce(ufunc, dtype):
+    x = (ints("int8", (2, 3, 4), -3, 4) if dtype != "float32" else rng.standard_normal((2, 3, 4))).astype(dtype)
+    t = Tensor(x)
+    for kw in ({}, {"axis": None}, {"axis": (0, 2), "keepdims": True}, {"axis": -1, "initial": 1},
+               {"axis": 1, "where": x != 0, "initial": 0}):
+        if dtype == "bool" and ufunc in (np.add, np.multiply) and "initial" in kw:
+            continue
+        got, ref = _both(lambda v, **k: ufunc.reduce(v, **k), x, **kw)
+        if isinstance(ref, np.ndarray) and "where" in kw and isinstance(kw["where"], np.ndarray):
+            got = ufunc.reduce(t, **dict(kw, where=Tensor(kw["where"])))
+        _check(got, np.asarray(ref) if not isinstance(ref, Exception) else ref)
+
+
+def test_reduce_dtype_out_and_errors():
+    x = rng.standard_normal((3, 4))
+    same(np.add.reduce(Tensor(x), axis=0, dtype=np.float32), np.add.reduce(x, axis=0, dtype=np.float32))
+    out = np.zeros(4)
+    assert np.add.reduce(Tensor(x), axis=0, out=out) is out
+    np.testing.assert_allclose(out, x.sum(0))
+    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum"):
+        np.maximum.reduce(Tensor(np.zeros((0, 3))))
+    with pytest.raises(ValueError, match="does not have an identity"):
+        np.maximum.reduce(Tensor(x), where=Tensor(x > 0))
+    with pytest.raises(ValueError, match="out of bounds"):
+        np.add.reduce(Tensor(x), axis=2)
+    same(np.maximum.reduce(Tensor(np.zeros((0, 3))), axis=0, initial=-1.0),
+         np.maximum.reduce(np.zeros((0, 3)), axis=0, initial=-1.0))
+
+
+@pytest.mark.parametrize("ufunc", REDUCERS, ids=lambda u: u.__name__)
+def test_accumulate(ufunc):
+    x = np.array([[1.0, np.inf, 2.0, -1.0], [np.nan, 0.5, 3.0, 0.0], [2.0, 2.0, -np.inf, 1.0]])
+    for axis in (0, 1):
+        got, ref = _both(lambda v, **k: ufunc.accumulate(v, **k), x, axis=axis)
+        _check(got, ref)
+    xi = ints("int8", (3, 4), -3, 4)
+    got, ref = _both(lambda v: ufunc.accumulate(v, axis=1, dtype=None), xi)
+    _check(got, ref)
+
+
+def test_outer_and_fallback_methods():
+    a, b = np.arange(3.0), np.arange(4)
+    same(np.multiply.outer(Tensor(a), b), np.multiply.outer(a, b))
+    same(np.subtract.outer(Tensor(a), Tensor(b)), np.subtract.outer(a, b))
+    before = lazyarr.stats().numpy_fallbacks
+    same(np.add.reduceat(Tensor(np.arange(8.0)), [0, 4, 6]), np.add.reduceat(np.arange(8.0), [0, 4, 6]))
+    assert lazyarr.stats().numpy_fallbacks == before + 1
+
+
+def test_unmapped_ufunc_falls_back_once_per_name_warning():
+    a, b = ints("int32", (6,), 1, 30), ints("int32", (6,), 1, 30)
+    before = lazyarr.stats().numpy_fallbacks
+    with lazyarr.Context(DEBUG=1), pytest.warns(lazyarr.NumpyFallbackWarning, match="gcd"):
+        r = np.gcd(Tensor(a), Tensor(b))
+    with lazyarr.Context(DEBUG=1), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.gcd(Tensor(a), b)  # second call: counted, no second warning
+    assert isinstance(r, Tensor)
+    same(r, np.gcd(a, b))
+    assert lazyarr.stats().numpy_fallbacks == before + 2
+
+
+def test_foreign_array_types_defer():
+    class Other:
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            return "other"
+
+    assert np.add(Tensor(np.ones(2)), Other()) == "other"

@@ -12,6 +12,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.graph.ops import Ops
+from lazyarr.graph.schedule import strip_movement
 from lazyarr.graph.uop import GatherArg, UOp
 from lazyarr.helpers import AxisError, normalize_axis, prod
 

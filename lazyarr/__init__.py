@@ -2,7 +2,7 @@
 compiled with Numba (CPU) or as CUDA C, cached, and run. See README.md for a tour.
 """
 
-from lazyarr import array_api, dtypes
+from lazyarr import array_api, dtypes, nn, optim
 from lazyarr.array_api import from_dlpack
 from lazyarr.dtypes import (
     DType,
@@ -21,6 +21,7 @@ from lazyarr.dtypes import (
 )
 from lazyarr.frontend import np_functions, np_linalg, np_shape, np_ufuncs  # noqa: F401  (registers NumPy impls)
 from lazyarr.frontend.numpy_api import NumpyFallbackWarning
+from lazyarr.frontend.autograd import enable_grad, gradient, is_grad_enabled, no_grad, set_grad_enabled
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.helpers import AxisError, Context, JitError
 from lazyarr.jit import JitWarning, jit
@@ -28,5 +29,6 @@ from lazyarr.kernels.stats import Stats, reset_stats, stats
 
 __version__ = "0.1.0"
 __all__ = ["Tensor", "Context", "jit", "JitError", "JitWarning", "NumpyFallbackWarning", "array_api", "from_dlpack",
+           "nn", "optim", "gradient", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "dtypes", "DType", "stats", "reset_stats", "Stats", "AxisError", "bool_", "int8",
            "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]

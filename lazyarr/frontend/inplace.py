@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 # every live Tensor, so a realised graph can repoint all tensors that share it
 all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
+
+# called with {computed graph: its result} before live tensors are repointed (autograd keeps the graphs it needs)
+realize_hooks: list[Callable[[dict[UOp, UOp]], None]] = []
 
 
 class _MemberRef(weakref.ref):
@@ -113,11 +116,23 @@ def _chain_over(u: UOp, base: UOp) -> list[UOp] | None:
     """The movement ops (top-down) that make `u` from `base`, or None when `u` is not a movement chain over it."""
     chain = []
     while u is not base:
-        if u.op not in GroupOp.Movement:
+        if u.op not in GroupOp.Movement and u.op is not Ops.DETACH:  # detach() is a view that stops gradients
             return None
         chain.append(u)
         u = u.src[0]
     return chain
+
+
+def _drop_detach(u: UOp) -> UOp:
+    """A write target without DETACH nodes in its movement chain (detach only matters to autograd)."""
+    if u.op is Ops.GATHER:  # a scatter target: its data is the chain over the storage
+        return UOp(u.op, u.dtype, (_drop_detach(u.src[0]), u.src[1]), u.arg)
+    chain = []
+    while u.op in GroupOp.Movement or u.op is Ops.DETACH:
+        if u.op is not Ops.DETACH:
+            chain.append(u)
+        u = u.src[0]
+    return _on(chain, u)
 
 
 def _on(chain: list[UOp], base: UOp) -> UOp:
@@ -199,6 +214,7 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     g, kind = _settle(owner)
     if kind == "broadcast":
         raise ValueError(f"assignment destination is read-only: a broadcast view of shape {owner.shape}")
+    lvalue = _drop_detach(lvalue)
     if g.buffer is None:
         if lvalue is g.base:
             _repoint(g, value)  # the whole array gets a new value: no storage needed yet
@@ -374,6 +390,8 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
     for a in writes:
         if a not in overwritten and a not in mapping:
             mapping[a] = _storage_buffer(a)
+    for hook in realize_hooks:
+        hook(mapping)
     _apply(mapping, roots, owners, solo, inputs)
 
 

@@ -21,6 +21,7 @@ from lazyarr import dtypes
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.helpers import flag
+from lazyarr.kernels import realize as realize_module
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.stats import COUNTERS
 
@@ -161,6 +162,8 @@ class NumpyMixin:
     def __array__(self: Tensor, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         """The values as a NumPy array (realises). `copy=False` gives a read-only view of the tensor's storage when
         it is a realised strided view, else raises ValueError (NumPy 2 semantics)."""
+        if realize_module.capturing:  # @lazyarr.jit: reading data while capturing raises JitError
+            realize_module.check_data_read("np.asarray() (__array__)")
         if copy is False:
             arr = self._storage_view()
             if arr is None or (dtype is not None and np.dtype(dtype) != arr.dtype):

@@ -13,10 +13,12 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
+from lazyarr.frontend.autograd import AutogradMixin, detach_uop, grad_mode_uop
 from lazyarr.frontend.creation import CreationMixin
 from lazyarr.frontend.elementwise import ElementwiseMixin
 from lazyarr.frontend.inplace import InplaceMixin, all_tensors, is_realized, join_views, own_buffer, realize_tensors
 from lazyarr.frontend.movement import MovementMixin
+from lazyarr.frontend.nn_ops import NNMixin
 from lazyarr.frontend.numpy_api import NumpyMixin
 from lazyarr.frontend.reduce import ReduceMixin
 from lazyarr.graph.ops import GroupOp, Ops
@@ -28,7 +30,7 @@ from lazyarr.kernels import realize as realize_module
 from lazyarr.kernels.device import Buffer, canonical_device
 
 
-class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, NumpyMixin):
+class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, AutogradMixin, NNMixin, NumpyMixin):
     """A lazy n-d array of `dtype` on `device` (tinygrad/PyTorch-style methods, NumPy-style dtypes and errors).
 
     `Tensor(data, dtype=None, device=None)` takes a Python scalar, a nested list/tuple, a NumPy array (any strides;
@@ -39,7 +41,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         ValueError: ragged nested lists, or an unknown device.
     """
 
-    __slots__ = ("uop", "device", "requires_grad", "grad", "_ctx", "_group", "__weakref__")
+    __slots__ = ("uop", "device", "_requires_grad", "grad", "_ctx", "_group", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, data: Any, dtype: Any = None, device: str | None = None, requires_grad: bool | None = None) -> None:
@@ -55,13 +57,15 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
             self.device = canonical_device(device, flag("DEVICE"))
             uop = _uop_from_data(data, dt, self.device)
         self.uop: UOp = uop
-        self.requires_grad: bool | None = requires_grad
+        self._requires_grad: bool | None = None
         self.grad: Tensor | None = None
         self._ctx: Any = None
         self._group: Any = None  # the array this tensor views (see frontend/inplace.py)
         all_tensors.add(self)
         if not isinstance(data, (Tensor, UOp)):
             own_buffer(self)  # storage made from the data here belongs to this tensor
+        if requires_grad is not None:
+            self.requires_grad = requires_grad
 
     # ---- basic properties ----
     @property
@@ -99,10 +103,12 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
     def _new(self, uop: UOp) -> Tensor:
         """A tensor on the same device holding `uop`."""
         t = Tensor.__new__(Tensor)
-        t.uop, t.device, t.requires_grad, t.grad, t._ctx, t._group = uop, self.device, None, None, None, None
+        t.uop, t.device, t._requires_grad, t.grad, t._ctx, t._group = uop, self.device, None, None, None, None
         all_tensors.add(t)
-        if uop is self.uop or uop.op in GroupOp.Movement:
+        if uop is self.uop or uop.op in GroupOp.Movement or uop.op is Ops.DETACH:
             join_views(self, t)  # a view: it sees writes to self's array (NumPy semantics)
+        else:
+            t.uop = grad_mode_uop(uop)  # computed under no_grad: detached
         return t
 
     # ---- realisation ----
@@ -256,8 +262,8 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         return self._new(UOp(Ops.CONTIGUOUS, self.dtype, (self.uop,), "clone"))
 
     def detach(self) -> Tensor:
-        """The same values, outside the autograd graph; a view of the same array (writes are shared)."""
-        return self._new(self.uop)
+        """The same values, outside the autograd graph (gradients stop here)."""
+        return self._new(detach_uop(self.uop))
 
 
 def _check_read(what: str) -> None:

@@ -83,6 +83,7 @@ class Ops(Enum):
     COPY = auto()  # copy src to another device (arg: device name)
     ASSIGN = auto()  # src: (target view of a storage, value); value: the whole storage after the write (its shape)
     GATHER = auto()  # src: (data, index); data is read at data-dependent positions (arg: GatherArg)
+    DETACH = auto()  # src unchanged, but no gradient flows through it (removed before scheduling)
 
 
 class GroupOp:

@@ -62,6 +62,7 @@ def _simplify_reduce(x: UOp) -> UOp | None:
 
 # folding and algebraic identities: each rule `before -> after`
 symbolic = PatternMatcher([
+    (UPat(Ops.DETACH, src=(UPat.var("x"),)), lambda x: x),  # detach(x) -> x (it only matters to autograd)
     (UPat(GroupOp.ALU, name="x"), _fold_alu),  # op(const, const) -> const
     (UPat(Ops.CAST, name="x"), _fold_cast),  # cast(const) -> const
     (UPat(GroupOp.ALU | GroupOp.Movement | {Ops.CAST, Ops.REDUCE, Ops.BITCAST, Ops.GATHER}, name="x"), _zero_size),  # 0-size -> const

@@ -102,9 +102,9 @@ def schedule(roots: tuple[UOp, ...]) -> Schedule:
 
 
 def strip_movement(u: UOp) -> tuple[list[UOp], UOp]:
-    """(movement ops from the top down, the node under them)."""
+    """(movement ops from the top down, the node under them). DETACH counts as a view: it only stops gradients."""
     chain = []
-    while u.op in GroupOp.Movement:
+    while u.op in GroupOp.Movement or u.op is Ops.DETACH:
         chain.append(u)
         u = u.src[0]
     return chain, u
@@ -132,6 +132,8 @@ def apply_movement(v: View, mv: UOp) -> View | None:
         return v.pad(mv.arg)
     if mv.op is Ops.STRIDE:
         return v.stride(mv.arg)
+    if mv.op is Ops.DETACH:  # a view that only stops gradients
+        return v
     return v.flip(mv.arg)
 
 

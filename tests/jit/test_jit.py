@@ -182,8 +182,8 @@ def test_non_tensor_results_are_returned_as_captured() -> None:
 
 @pytest.mark.parametrize("read", [
     lambda t: t.numpy(), lambda t: t.item(), lambda t: t.tolist(), lambda t: bool(t), lambda t: float(t),
-    lambda t: int(t),
-], ids=["numpy", "item", "tolist", "bool", "float", "int"])
+    lambda t: int(t), lambda t: np.asarray(t), lambda t: np.asarray(t, copy=False),
+], ids=["numpy", "item", "tolist", "bool", "float", "int", "asarray", "asarray-nocopy"])
 def test_reading_data_during_capture_raises(read) -> None:  # type: ignore[no-untyped-def]
     @lazyarr.jit
     def f(x: Tensor) -> Tensor:

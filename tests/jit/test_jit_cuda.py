@@ -37,7 +37,7 @@ def test_jit_on_cuda_replays_with_fresh_outputs_and_rng(emulated: EmulatorBacken
     xs = [rng.standard_normal((3, 4)).astype(np.float32) for _ in range(4)]
     Tensor.manual_seed(1)
     outs = [f(Tensor(x, device="CUDA")) for x in xs]
-    for x, (s, r) in zip(xs, outs):
+    for x, (s, _) in zip(xs, outs):
         assert s.device == "CUDA"
         np.testing.assert_allclose(s.numpy(), (x * 2 + 1).sum(axis=0), rtol=1e-5)
     draws = [r.numpy() for _, r in outs]

@@ -3,7 +3,9 @@
 Promotion between two arrays follows NumPy 2 (`np.promote_types`). A Python scalar is *weak*: it adopts the other
 operand's dtype when its kind fits (`float32 * 2.0 -> float32`), else the default dtype of its kind. Where NumPy
 would pick float64 for an integer array with a Python float, lazyarr follows PyTorch/tinygrad and picks the default
-float, float32 (also the dtype of tensors made from Python floats).
+float, float32 (also the dtype of tensors made from Python floats). For the same reason true division of integers and
+float functions of integer or bool tensors (exp, sqrt, mean, var, softmax, ...) compute in float32, where NumPy picks
+float64 (float16 for bool and int8).
 """
 
 from __future__ import annotations

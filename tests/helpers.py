@@ -25,7 +25,9 @@ def kernel_count(expected: int | None = None) -> Iterator[dict[str, int]]:
         assert box["kernels"] == expected, f"expected {expected} kernels, launched {box['kernels']}"
 
 
-def assert_matches(out: Any, ref: Any, rtol: float | None = None, atol: float | None = None, check_dtype: bool = True) -> None:
+def assert_matches(
+    out: Any, ref: Any, rtol: float | None = None, atol: float | None = None, check_dtype: bool = True
+) -> None:
     """`out` (a Tensor or array) equals NumPy's `ref`: same shape, dtype (when asked) and values (NaNs match)."""
     got = out.numpy() if isinstance(out, Tensor) else np.asarray(out)
     ref = np.asarray(ref)
@@ -35,8 +37,9 @@ def assert_matches(out: Any, ref: Any, rtol: float | None = None, atol: float | 
     if ref.dtype.kind == "f" or got.dtype.kind == "f":
         key = np.result_type(got.dtype, ref.dtype).name if got.dtype.kind == "f" else "float64"
         r, a = FLOAT_TOL.get(key, (1e-6, 1e-6))
-        np.testing.assert_allclose(got.astype(np.float64), ref.astype(np.float64), rtol=rtol or r, atol=atol or a,
-                                   equal_nan=True)
+        np.testing.assert_allclose(
+            got.astype(np.float64), ref.astype(np.float64), rtol=rtol or r, atol=atol or a, equal_nan=True
+        )
     else:
         np.testing.assert_array_equal(got, ref)
 
@@ -95,8 +98,9 @@ def layout_inputs(dtype: str, seed: int = 0, **kw: Any) -> Iterator[tuple[str, n
         yield name, fn(base), fn(Tensor(base))
 
 
-def assert_close(out: Any, ref: Any, dtype: str | None = None, rtol: float | None = None, atol: float | None = None,
-                 msg: str = "") -> None:
+def assert_close(
+    out: Any, ref: Any, dtype: str | None = None, rtol: float | None = None, atol: float | None = None, msg: str = ""
+) -> None:
     """`out` matches NumPy's `ref` after `ref` is cast to `dtype` (lazyarr's documented dtype where it differs from
     NumPy's; default: `ref`'s own); the result dtype must be exactly `dtype`."""
     ref = np.asarray(ref)

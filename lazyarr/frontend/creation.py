@@ -115,7 +115,9 @@ class CreationMixin:
         return type(self).empty(self.shape, dtype=dtype or self.dtype, device=self.device)
 
     @classmethod
-    def arange(cls, start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, device: str | None = None) -> Tensor:
+    def arange(
+        cls, start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, device: str | None = None
+    ) -> Tensor:
         """Evenly spaced values in [start, stop) (np.arange); int64 for integer arguments, else float32."""
         if stop is None:
             start, stop = 0, start
@@ -129,8 +131,15 @@ class CreationMixin:
         return (idx.cast(calc) * step + start).cast(dt) if n else cls.full((0,), 0, dt, device)
 
     @classmethod
-    def linspace(cls, start: float, stop: float, num: int = 50, endpoint: bool = True, dtype: Any = None,
-                 device: str | None = None) -> Tensor:
+    def linspace(
+        cls,
+        start: float,
+        stop: float,
+        num: int = 50,
+        endpoint: bool = True,
+        dtype: Any = None,
+        device: str | None = None,
+    ) -> Tensor:
         """`num` evenly spaced values from start to stop (np.linspace), computed in float64; float32 by default, and
         rounded toward -inf for an integer `dtype` (NumPy 2)."""
         if num < 0:
@@ -195,7 +204,9 @@ class CreationMixin:
         return ((bits >> (64 - mant)).cast(calc) * (2.0**-mant)).cast(dt)
 
     @classmethod
-    def uniform(cls, *shape: Any, low: float = 0.0, high: float = 1.0, dtype: Any = None, device: str | None = None) -> Tensor:
+    def uniform(
+        cls, *shape: Any, low: float = 0.0, high: float = 1.0, dtype: Any = None, device: str | None = None
+    ) -> Tensor:
         return cls.rand(*shape, dtype=dtype, device=device) * (high - low) + low
 
     @classmethod
@@ -208,7 +219,9 @@ class CreationMixin:
         return ((1 - u1).log() * -2).sqrt().mul((u2 * (2 * math.pi)).cos()).cast(dt)
 
     @classmethod
-    def normal(cls, *shape: Any, mean: float = 0.0, std: float = 1.0, dtype: Any = None, device: str | None = None) -> Tensor:
+    def normal(
+        cls, *shape: Any, mean: float = 0.0, std: float = 1.0, dtype: Any = None, device: str | None = None
+    ) -> Tensor:
         return cls.randn(*shape, dtype=dtype, device=device) * std + mean
 
     @classmethod

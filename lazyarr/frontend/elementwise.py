@@ -61,8 +61,10 @@ class ElementwiseMixin:
             o = from_cls(other, device=self.device)
             dt = dtypes.promote(self.dtype, o.dtype)
         else:
-            raise TypeError(f"unsupported operand type: {type(other).__name__} with a Tensor of {self.dtype.name} "
-                            f"(expected a number, a NumPy array, a list or a Tensor)")
+            raise TypeError(
+                f"unsupported operand type: {type(other).__name__} with a Tensor of {self.dtype.name} "
+                f"(expected a number, a NumPy array, a list or a Tensor)"
+            )
         a, b = self.cast(dt), o.cast(dt)
         shape = broadcast_shape(a.shape, b.shape)
         a, b = a.broadcast_to(shape), b.broadcast_to(shape)
@@ -123,7 +125,7 @@ class ElementwiseMixin:
 
     def pow(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
         """x ** y (np.power). Integer powers are exact and wrap; a negative Python int exponent of an integer tensor
-        raises ValueError like NumPy (a negative exponent inside an integer tensor gives 0, or +-1 for a base of +-1)."""
+        raises ValueError like NumPy (a negative exponent inside an integer tensor gives 0, or +-1 for bases +-1)."""
         a, b = self._operands(other, reverse)
         exponent = self if reverse else other
         if not a.dtype.is_float and _is_scalar(exponent) and not isinstance(exponent, bool) and exponent < 0:

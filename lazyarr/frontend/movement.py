@@ -112,8 +112,10 @@ class MovementMixin:
         axes = {normalize_axis(a, self.ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))}
         for a in axes:
             if self.shape[a] != 1:
-                raise ValueError(f"cannot select an axis to squeeze out which has size not equal to one (axis {a} of "
-                                 f"shape {self.shape})")
+                raise ValueError(
+                    f"cannot select an axis to squeeze out which has size not equal to one (axis {a} of "
+                    f"shape {self.shape})"
+                )
         return self.reshape(tuple(s for i, s in enumerate(self.shape) if i not in axes))
 
     def unsqueeze(self: Tensor, dim: int) -> Tensor:
@@ -153,7 +155,11 @@ class MovementMixin:
         return mask.where(out, value)
 
     def flip(self: Tensor, axis: Any = None) -> Tensor:
-        axes = range(self.ndim) if axis is None else [normalize_axis(a, self.ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))]
+        axes = (
+            range(self.ndim)
+            if axis is None
+            else [normalize_axis(a, self.ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))]
+        )
         flags = tuple(i in set(axes) for i in range(self.ndim))
         return self._new(self.uop.flip(flags))
 
@@ -176,8 +182,10 @@ class MovementMixin:
         dt = dtypes.result_type(*[t.dtype for t in tensors])
         for t in tensors:
             if t.ndim != self.ndim or any(a != b for i, (a, b) in enumerate(zip(t.shape, self.shape)) if i != d):
-                raise ValueError(f"all the input array dimensions except for the concatenation axis must match "
-                                 f"exactly, but got shapes {self.shape} and {t.shape}")
+                raise ValueError(
+                    f"all the input array dimensions except for the concatenation axis must match "
+                    f"exactly, but got shapes {self.shape} and {t.shape}"
+                )
         total = sum(t.shape[d] for t in tensors)
         placed: list[tuple[Tensor, tuple[tuple[int, int], ...]]] = []
         offset = 0
@@ -250,8 +258,10 @@ class MovementMixin:
         return _getitem(self, idx)
 
 
-_INDEX_TYPES_MSG = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
-                    "arrays are valid indices")
+_INDEX_TYPES_MSG = (
+    "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+    "arrays are valid indices"
+)
 
 
 def _normalize_index(t: Tensor, idx: Any) -> list[Any]:
@@ -327,8 +337,10 @@ def _getitem(t: Tensor, idx: Any, store_data: bool = True) -> Tensor:
             mask = i[1]
             for k, (n, m) in enumerate(zip(x.shape[dim:], mask.shape)):
                 if n != m:
-                    raise IndexError(f"boolean index did not match indexed array along axis {dim + k}; size of axis "
-                                     f"is {n} but size of corresponding boolean axis is {m}")
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis {dim + k}; size of axis "
+                        f"is {n} but size of corresponding boolean axis is {m}"
+                    )
             for positions in np.nonzero(mask):
                 adv.append((dim, cls(positions.astype(np.int64), device=t.device)))
                 dim += 1
@@ -374,7 +386,9 @@ def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor]], store_data: bool 
         bshape = broadcast_shape(*[i.shape for _, i in adv])
     except ValueError:
         shapes = " ".join(str(i.shape) for _, i in adv)
-        raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}") from None
+        raise IndexError(
+            f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}"
+        ) from None
     checked = []
     for d, i in adv:
         vals = i.numpy().astype(np.int64)
@@ -382,14 +396,16 @@ def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor]], store_data: bool 
         if vals.size and (vals.min() < -n or vals.max() >= n):
             bad = vals[(vals < -n) | (vals >= n)].flat[0]
             raise IndexError(f"index {bad} is out of bounds for axis {d} with size {n}")
-        checked.append(type(x)(np.where(vals < 0, vals + n, vals).reshape(i.shape), device=x.device).broadcast_to(bshape))
+        checked.append(
+            type(x)(np.where(vals < 0, vals + n, vals).reshape(i.shape), device=x.device).broadcast_to(bshape)
+        )
     # flatten the advanced dims into one position, then gather along it
     adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
     order = dims + [d for d in range(x.ndim) if d not in dims]
     xp = x.permute(order)
-    rest = xp.shape[len(dims):]
+    rest = xp.shape[len(dims) :]
     flat_pos = None
-    for k, (d, c) in enumerate(zip(dims, checked)):
+    for k, c in enumerate(checked):
         stride = prod(x.shape[dd] for dd in dims[k + 1 :])
         term = c * stride if stride != 1 else c
         flat_pos = term if flat_pos is None else flat_pos + term

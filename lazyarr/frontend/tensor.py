@@ -26,8 +26,8 @@ from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.graph.view import View
 from lazyarr.helpers import flag, prod
-from lazyarr.kernels.device import Buffer, canonical_device
 from lazyarr.kernels import realize as realize_module
+from lazyarr.kernels.device import Buffer, canonical_device
 
 
 class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, AutogradMixin, NNMixin, NumpyMixin):
@@ -288,7 +288,10 @@ _is_realized = is_realized
 
 def _uop_from_data(data: Any, dt: DType | None, device: str = "CPU") -> UOp:
     if isinstance(data, (bool, int, float, np.number, np.bool_)):
-        out_dt = dt or (dtypes.scalar_dtype(data) if isinstance(data, (np.generic, bool, float)) else _int_dtype([data]))
+        if dt is not None:
+            out_dt = dt
+        else:
+            out_dt = dtypes.scalar_dtype(data) if isinstance(data, (np.generic, bool, float)) else _int_dtype([data])
         value = data.item() if isinstance(data, np.generic) else data
         if out_dt.is_int and isinstance(value, int) and not isinstance(value, bool) and not _fits(value, out_dt):
             raise OverflowError(f"Python integer {value} out of bounds for {out_dt.name}")

@@ -61,8 +61,14 @@ def test_cast_accepts_every_dtype_spelling() -> None:
 def test_dtype_methods() -> None:
     a = np.array([-1.5, 0.0, 2.7, 300.2], dtype=np.float32)
     t = Tensor(a)
-    expected = {"float": "float32", "half": "float16", "double": "float64", "int": "int32", "long": "int64",
-                "bool": "bool"}
+    expected = {
+        "float": "float32",
+        "half": "float16",
+        "double": "float64",
+        "int": "int32",
+        "long": "int64",
+        "bool": "bool",
+    }
     for method, dt in expected.items():
         out = getattr(t, method)()
         assert out.dtype.name == dt, method

@@ -18,8 +18,13 @@ def test_from_python_scalars() -> None:
         t = Tensor(value)
         assert t.dtype.name == dt and t.shape == () and t.ndim == 0 and t.size == 1
         assert t.item() == value and type(t.item()) is type(value)
-    for value, dt in [(np.float16(1.5), "float16"), (np.int8(-3), "int8"), (np.uint32(7), "uint32"),
-                      (np.bool_(True), "bool"), (np.float64(0.1), "float64")]:
+    for value, dt in [
+        (np.float16(1.5), "float16"),
+        (np.int8(-3), "int8"),
+        (np.uint32(7), "uint32"),
+        (np.bool_(True), "bool"),
+        (np.float64(0.1), "float64"),
+    ]:
         t = Tensor(value)
         assert t.dtype.name == dt
         assert_close(t, np.array(value))
@@ -28,8 +33,19 @@ def test_from_python_scalars() -> None:
 
 
 def test_from_nested_sequences() -> None:
-    cases = [[1, 2, 3], [[1, 2], [3, 4]], ((1, 2), (3, 4)), [[1, 2], (3, 4)], [True, False], [[[0.5]]], [1, 2.5],
-             [True, 2], [], [[], []], [[1.0, -0.0], [np.inf, np.nan]]]
+    cases = [
+        [1, 2, 3],
+        [[1, 2], [3, 4]],
+        ((1, 2), (3, 4)),
+        [[1, 2], (3, 4)],
+        [True, False],
+        [[[0.5]]],
+        [1, 2.5],
+        [True, 2],
+        [],
+        [[], []],
+        [[1.0, -0.0], [np.inf, np.nan]],
+    ]
     for data in cases:
         ref = np.array(data)
         if ref.dtype == np.float64:
@@ -43,11 +59,16 @@ def test_from_nested_sequences() -> None:
     assert_close(Tensor([1.7, -1.7], dtype=np.int32), np.array([1.7, -1.7]).astype(np.int32))
 
 
-@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                                   "float16", "float32", "float64"])
+@pytest.mark.parametrize(
+    "dtype",
+    ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"],
+)
 def test_from_numpy_every_dtype(dtype: str) -> None:
-    a = sample(dtype, (3, 4)) if dtype in ("bool", "int32", "int64") or dtype.startswith("float") else \
-        np.arange(12).reshape(3, 4).astype(dtype)
+    a = (
+        sample(dtype, (3, 4))
+        if dtype in ("bool", "int32", "int64") or dtype.startswith("float")
+        else np.arange(12).reshape(3, 4).astype(dtype)
+    )
     t = Tensor(a)
     assert t.dtype.name == dtype and t.shape == (3, 4)
     assert_close(t, a)
@@ -136,8 +157,13 @@ def test_arange() -> None:
 
 
 def test_linspace_eye() -> None:
-    for args, kw in [((0, 1, 5), {}), ((0, 1, 5), {"endpoint": False}), ((2, -3, 7), {}), ((1, 1, 1), {}),
-                     ((0, 1, 0), {})]:
+    for args, kw in [
+        ((0, 1, 5), {}),
+        ((0, 1, 5), {"endpoint": False}),
+        ((2, -3, 7), {}),
+        ((1, 1, 1), {}),
+        ((0, 1, 0), {}),
+    ]:
         assert_close(Tensor.linspace(*args, **kw), np.linspace(*args, **kw).astype(np.float32), msg=str(args))
     assert_close(Tensor.linspace(-5, 5, 4, dtype="int32"), np.linspace(-5, 5, 4, dtype=np.int32))
     assert_close(Tensor.linspace(0, 1, 11, dtype="float64"), np.linspace(0, 1, 11))
@@ -231,8 +257,14 @@ def test_properties_and_accessors() -> None:
 
 
 def test_repr_shows_values_like_numpy() -> None:
-    for a in [np.array([1.0, 2.5, -3.0], np.float32), np.arange(6).reshape(2, 3), np.array([True, False]),
-              np.zeros((0, 2), np.float32), np.float64(3.25), np.full((2, 2), np.nan, np.float16)]:
+    for a in [
+        np.array([1.0, 2.5, -3.0], np.float32),
+        np.arange(6).reshape(2, 3),
+        np.array([True, False]),
+        np.zeros((0, 2), np.float32),
+        np.float64(3.25),
+        np.full((2, 2), np.nan, np.float16),
+    ]:
         t = Tensor(a)
         text = repr(t)
         body = np.array2string(np.asarray(a), separator=", ", prefix="Tensor(")

@@ -17,17 +17,20 @@ def _t() -> Tensor:
     return Tensor(X).realize()
 
 
-@pytest.mark.parametrize("fn,match", [
-    (lambda t: t + Tensor(np.zeros(5)), r"\(3, 4\) \(5,\)"),
-    (lambda t: t * np.zeros((2, 4)), r"\(3, 4\) \(2, 4\)"),
-    (lambda t: t.where(Tensor(np.zeros(5)), 1), r"\(5,\)"),
-    (lambda t: t.maximum(Tensor(np.zeros((4, 4)))), r"\(4, 4\)"),
-    (lambda t: t.expand(4, 4), r"\(3, 4\).*\(4, 4\)"),
-    (lambda t: t.broadcast_to((4,)), r"\(3, 4\)"),
-    (lambda t: t @ t, r"size 3 is different from 4"),
-    (lambda t: t.cat(Tensor(np.zeros((3, 5)))), r"\(3, 4\) and \(3, 5\)"),
-    (lambda t: t.stack(Tensor(np.zeros((4, 3)))), r"\(3, 4\) and \(4, 3\)"),
-])
+@pytest.mark.parametrize(
+    "fn,match",
+    [
+        (lambda t: t + Tensor(np.zeros(5)), r"\(3, 4\) \(5,\)"),
+        (lambda t: t * np.zeros((2, 4)), r"\(3, 4\) \(2, 4\)"),
+        (lambda t: t.where(Tensor(np.zeros(5)), 1), r"\(5,\)"),
+        (lambda t: t.maximum(Tensor(np.zeros((4, 4)))), r"\(4, 4\)"),
+        (lambda t: t.expand(4, 4), r"\(3, 4\).*\(4, 4\)"),
+        (lambda t: t.broadcast_to((4,)), r"\(3, 4\)"),
+        (lambda t: t @ t, r"size 3 is different from 4"),
+        (lambda t: t.cat(Tensor(np.zeros((3, 5)))), r"\(3, 4\) and \(3, 5\)"),
+        (lambda t: t.stack(Tensor(np.zeros((4, 3)))), r"\(3, 4\) and \(4, 3\)"),
+    ],
+)
 def test_non_broadcastable_shapes(fn, match: str) -> None:
     with kernel_count(0), pytest.raises(ValueError, match=match):
         fn(_t())
@@ -49,12 +52,24 @@ def test_invalid_reshape(shape) -> None:
 
 
 AXIS_CALLS = {
-    "sum": lambda t: t.sum(2), "sum_tuple": lambda t: t.sum((0, -3)), "max": lambda t: t.max(-3),
-    "mean": lambda t: t.mean(2), "argmax": lambda t: t.argmax(5), "softmax": lambda t: t.softmax(2),
-    "cumsum": lambda t: t.cumsum(-3), "squeeze": lambda t: t.squeeze(2), "unsqueeze": lambda t: t.unsqueeze(4),
-    "flip": lambda t: t.flip(2), "permute": lambda t: t.permute(0, 2), "transpose": lambda t: t.transpose(0, 2),
-    "cat": lambda t: t.cat(t, dim=2), "stack": lambda t: t.stack(t, dim=-4), "split": lambda t: t.split(2, dim=3),
-    "flatten": lambda t: t.flatten(3), "var": lambda t: t.var(-5), "any": lambda t: t.any(9),
+    "sum": lambda t: t.sum(2),
+    "sum_tuple": lambda t: t.sum((0, -3)),
+    "max": lambda t: t.max(-3),
+    "mean": lambda t: t.mean(2),
+    "argmax": lambda t: t.argmax(5),
+    "softmax": lambda t: t.softmax(2),
+    "cumsum": lambda t: t.cumsum(-3),
+    "squeeze": lambda t: t.squeeze(2),
+    "unsqueeze": lambda t: t.unsqueeze(4),
+    "flip": lambda t: t.flip(2),
+    "permute": lambda t: t.permute(0, 2),
+    "transpose": lambda t: t.transpose(0, 2),
+    "cat": lambda t: t.cat(t, dim=2),
+    "stack": lambda t: t.stack(t, dim=-4),
+    "split": lambda t: t.split(2, dim=3),
+    "flatten": lambda t: t.flatten(3),
+    "var": lambda t: t.var(-5),
+    "any": lambda t: t.any(9),
 }
 
 
@@ -81,8 +96,10 @@ def test_bad_axis_values() -> None:
         t.squeeze(0)
 
 
-@pytest.mark.parametrize("idx", [3, -4, (0, 4), (slice(None), -5), (0, 0, 0), [0, 3], ([0, 1], [0, 7]),
-                                 (slice(None), [[-5]]), (Ellipsis, [4])])
+@pytest.mark.parametrize(
+    "idx",
+    [3, -4, (0, 4), (slice(None), -5), (0, 0, 0), [0, 3], ([0, 1], [0, 7]), (slice(None), [[-5]]), (Ellipsis, [4])],
+)
 def test_index_out_of_range(idx) -> None:
     with pytest.raises(IndexError):
         X[idx]
@@ -100,25 +117,50 @@ def test_integer_tensor_index_is_checked_before_any_kernel_reads() -> None:
         t[1:, Tensor(np.array([[-9]], np.int32)).realize()]
 
 
-@pytest.mark.parametrize("make", [
-    lambda: Tensor(np.array([1j])), lambda: Tensor(np.array(["a"])), lambda: Tensor(np.array([object()])),
-    lambda: Tensor(np.array(["2020-01-01"], dtype="datetime64[D]")), lambda: Tensor([1], dtype="complex64"),
-    lambda: Tensor([1], dtype=object), lambda: Tensor([1], dtype="U3"), lambda: Tensor(X).cast(np.complex128),
-    lambda: Tensor.zeros(2, dtype="float128" if hasattr(np, "float128") else "complex128"),
-    lambda: Tensor([1], dtype="not a dtype"),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Tensor(np.array([1j])),
+        lambda: Tensor(np.array(["a"])),
+        lambda: Tensor(np.array([object()])),
+        lambda: Tensor(np.array(["2020-01-01"], dtype="datetime64[D]")),
+        lambda: Tensor([1], dtype="complex64"),
+        lambda: Tensor([1], dtype=object),
+        lambda: Tensor([1], dtype="U3"),
+        lambda: Tensor(X).cast(np.complex128),
+        lambda: Tensor.zeros(2, dtype="float128" if hasattr(np, "float128") else "complex128"),
+        lambda: Tensor([1], dtype="not a dtype"),
+    ],
+)
 def test_unsupported_dtypes(make) -> None:
     with pytest.raises(TypeError, match="dtype|data type"):
         make()
 
 
-@pytest.mark.parametrize("make", [
-    lambda: Tensor(None), lambda: Tensor("abc"), lambda: Tensor({1: 2}), lambda: Tensor(object()),
-    lambda: Tensor([1, None]), lambda: Tensor([[1, 2], ["a", 3]]), lambda: Tensor(1j), lambda: Tensor([1, 2j]),
-    lambda: _t() + "a", lambda: "a" + _t(), lambda: _t() * None, lambda: _t() < object(), lambda: _t().where("a", 1),
-    lambda: _t() & 1, lambda: _t().bitwise_not(), lambda: -Tensor([True]), lambda: Tensor([True]) - True,
-    lambda: Tensor([1.5]) << 1, lambda: Tensor([True]).sign(),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Tensor(None),
+        lambda: Tensor("abc"),
+        lambda: Tensor({1: 2}),
+        lambda: Tensor(object()),
+        lambda: Tensor([1, None]),
+        lambda: Tensor([[1, 2], ["a", 3]]),
+        lambda: Tensor(1j),
+        lambda: Tensor([1, 2j]),
+        lambda: _t() + "a",
+        lambda: "a" + _t(),
+        lambda: _t() * None,
+        lambda: _t() < object(),
+        lambda: _t().where("a", 1),
+        lambda: _t() & 1,
+        lambda: _t().bitwise_not(),
+        lambda: -Tensor([True]),
+        lambda: Tensor([True]) - True,
+        lambda: Tensor([1.5]) << 1,
+        lambda: Tensor([True]).sign(),
+    ],
+)
 def test_non_numeric_or_unsupported_operands(make) -> None:
     with pytest.raises(TypeError):
         make()

@@ -9,7 +9,7 @@ from lazyarr import Tensor
 from tests.helpers import assert_close, kernel_count, sample
 
 A = sample("float32", (2, 3, 4))
-I = sample("int64", (3, 5), 1)
+INTS = sample("int64", (3, 5), 1)
 
 
 def test_reshape() -> None:
@@ -36,7 +36,7 @@ def test_permute_transpose_T() -> None:
     assert_close(t.transpose(), A.swapaxes(-2, -1))
     assert_close(t.T, A.T)
     assert_close(t.mT, np.swapaxes(A, -1, -2))
-    assert_close(Tensor(I).T, I.T)
+    assert_close(Tensor(INTS).T, INTS.T)
     assert_close(Tensor(np.float32(1)).T, np.float32(1).T)
 
 
@@ -75,7 +75,9 @@ def test_pad() -> None:
     assert_close(t.pad((1, 2)), np.pad(x, ((0, 0), (1, 2))))  # PyTorch style: the last dim first
     assert_close(t.pad((1, 1, 0, 2)), np.pad(x, ((0, 2), (1, 1))))
     assert_close(t.pad(((0, 0), (-1, 1))), np.pad(x, ((0, 0), (0, 1)))[:, 1:])  # negative padding crops
-    assert_close(Tensor(sample("int32", (3,))).pad(((2, 2),), value=7), np.pad(sample("int32", (3,)), 2, constant_values=7))
+    assert_close(
+        Tensor(sample("int32", (3,))).pad(((2, 2),), value=7), np.pad(sample("int32", (3,)), 2, constant_values=7)
+    )
     assert_close(t.T.pad(((1, 1), (0, 0))), np.pad(x.T, ((1, 1), (0, 0))))
     n = np.array([-0.0, np.nan], np.float32)
     assert_close(Tensor(n).pad(((1, 1),)), np.pad(n, 1))
@@ -138,11 +140,30 @@ def test_repeat() -> None:
 # ---- __getitem__ ----
 
 BASIC = [
-    (1,), (-1,), (slice(None),), (slice(1, None),), (slice(None, None, -1),), (slice(None, None, 2),),
-    (slice(-2, None, -1),), (slice(10, -10, -1),), (slice(5, 1),), (0, 1), (0, -1, 2), (1, slice(None, None, -1)),
-    (Ellipsis,), (Ellipsis, 1), (0, Ellipsis), (None,), (None, 0, None), (slice(None), None, Ellipsis, None),
-    (Ellipsis, None), (slice(None, None, -2), slice(1, 3), slice(None, None, 3)), (slice(0, 0),),
-    (True,), (False,), (Ellipsis, slice(None, None, -3)),
+    (1,),
+    (-1,),
+    (slice(None),),
+    (slice(1, None),),
+    (slice(None, None, -1),),
+    (slice(None, None, 2),),
+    (slice(-2, None, -1),),
+    (slice(10, -10, -1),),
+    (slice(5, 1),),
+    (0, 1),
+    (0, -1, 2),
+    (1, slice(None, None, -1)),
+    (Ellipsis,),
+    (Ellipsis, 1),
+    (0, Ellipsis),
+    (None,),
+    (None, 0, None),
+    (slice(None), None, Ellipsis, None),
+    (Ellipsis, None),
+    (slice(None, None, -2), slice(1, 3), slice(None, None, 3)),
+    (slice(0, 0),),
+    (True,),
+    (False,),
+    (Ellipsis, slice(None, None, -3)),
 ]
 
 
@@ -158,11 +179,26 @@ def test_getitem_basic() -> None:
 
 
 ADVANCED = [
-    (slice(None), [2, 0, -1]), (np.array([[0, 1], [1, 0]]),), (slice(None), [0, 2]), (Ellipsis, [3, 0, 1]), ([1, 0], [2, 1]),
-    ([1, 0], slice(None), [3, 1]), (0, slice(None), [1, 2]), (slice(None), 0, [1, 2]), ([0, 1], slice(None), 0),
-    (None, [0, 1], 0), ([[1], [0]], [0, 2]), (slice(1, None), [[0], [2]], [1, 3]), ([],), (Ellipsis, None, [0, 1]),
-    (np.array(1), slice(None), np.array([0, 2])), ([0, 1], 1, slice(None, None, -1)), ([-2, 1],),
-    (slice(None), [True, False, True]), ([True, False],), (np.array([[True, False, True], [False, False, True]]),),
+    (slice(None), [2, 0, -1]),
+    (np.array([[0, 1], [1, 0]]),),
+    (slice(None), [0, 2]),
+    (Ellipsis, [3, 0, 1]),
+    ([1, 0], [2, 1]),
+    ([1, 0], slice(None), [3, 1]),
+    (0, slice(None), [1, 2]),
+    (slice(None), 0, [1, 2]),
+    ([0, 1], slice(None), 0),
+    (None, [0, 1], 0),
+    ([[1], [0]], [0, 2]),
+    (slice(1, None), [[0], [2]], [1, 3]),
+    ([],),
+    (Ellipsis, None, [0, 1]),
+    (np.array(1), slice(None), np.array([0, 2])),
+    ([0, 1], 1, slice(None, None, -1)),
+    ([-2, 1],),
+    (slice(None), [True, False, True]),
+    ([True, False],),
+    (np.array([[True, False, True], [False, False, True]]),),
 ]
 
 
@@ -178,10 +214,10 @@ def test_getitem_advanced() -> None:
     assert_close(t[t > 0], A[A > 0])
     assert_close(t[0][Tensor(mask[0])], A[0][mask[0]])
     assert_close(t[mask[:, :, 0], 1:], A[mask[:, :, 0], 1:])
-    i = Tensor(I)
-    assert_close(i[i > 3], I[I > 3])
-    assert_close(i.T[[0, 4]], I.T[[0, 4]])
-    assert_close(i[::-1][[2, 0], ::2], I[::-1][[2, 0], ::2])
+    i = Tensor(INTS)
+    assert_close(i[i > 3], INTS[INTS > 3])
+    assert_close(i.T[[0, 4]], INTS.T[[0, 4]])
+    assert_close(i[::-1][[2, 0], ::2], INTS[::-1][[2, 0], ::2])
 
 
 def test_getitem_on_noncontiguous_and_computed() -> None:
@@ -199,8 +235,17 @@ def test_getitem_errors() -> None:
             A[idx]
         with pytest.raises(IndexError, match="out of bounds"):
             t[idx]
-    for idx in [(0, 0, 0, 0), (Ellipsis, Ellipsis), ("a",), (1.5,), ([0.5],), (np.array([True, False, True]),),
-                ([0, 1], [0, 1, 2]), (np.array([True]),), (slice(None), Tensor(np.array([True, False])))]:
+    for idx in [
+        (0, 0, 0, 0),
+        (Ellipsis, Ellipsis),
+        ("a",),
+        (1.5,),
+        ([0.5],),
+        (np.array([True, False, True]),),
+        ([0, 1], [0, 1, 2]),
+        (np.array([True]),),
+        (slice(None), Tensor(np.array([True, False]))),
+    ]:
         with pytest.raises(IndexError):
             A[idx]
         with pytest.raises(IndexError):

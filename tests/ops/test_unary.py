@@ -22,15 +22,35 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 # name -> (NumPy reference on float64 values, kind); kind "float": float op (ints/bool give float32),
 # "keep": result keeps the input dtype, "pred": bool result
 FLOAT_OPS = {
-    "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "log1p": np.log1p, "expm1": np.expm1,
-    "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x), "reciprocal": lambda x: 1 / x, "sin": np.sin, "cos": np.cos,
-    "tan": np.tan, "tanh": np.tanh, "sigmoid": _sigmoid, "gelu": lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2))),
-    "silu": lambda x: x * _sigmoid(x), "erf": _erf,
+    "exp": np.exp,
+    "exp2": np.exp2,
+    "log": np.log,
+    "log2": np.log2,
+    "log1p": np.log1p,
+    "expm1": np.expm1,
+    "sqrt": np.sqrt,
+    "rsqrt": lambda x: 1 / np.sqrt(x),
+    "reciprocal": lambda x: 1 / x,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "tanh": np.tanh,
+    "sigmoid": _sigmoid,
+    "gelu": lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2))),
+    "silu": lambda x: x * _sigmoid(x),
+    "erf": _erf,
 }
 # ops whose NumPy ufunc keeps the dtype (ints and floats); the NumPy function is applied to the input as is
 KEEP_OPS = {
-    "neg": np.negative, "abs": np.abs, "sign": np.sign, "square": np.square, "relu": lambda x: np.maximum(x, 0),
-    "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "round": np.round,
+    "neg": np.negative,
+    "abs": np.abs,
+    "sign": np.sign,
+    "square": np.square,
+    "relu": lambda x: np.maximum(x, 0),
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "trunc": np.trunc,
+    "round": np.round,
 }
 PRED_OPS = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite}
 ALL_OPS = {**FLOAT_OPS, **KEEP_OPS, **PRED_OPS}
@@ -39,9 +59,11 @@ SMALL = {"low": -4, "high": 4}
 # ops checked on every shape and non-contiguous layout for every dtype (indexing is the same code for every op, so
 # the other ops run on 1-d loops only, and on 0-d tensors for float32: each distinct kernel costs a compile)
 LAYOUT_OPS = {"float32": ("neg", "exp"), "bool": ("abs",)}
-# float ops on int64 and bool compute as cast-to-float32 then the float32 op (both tested elsewhere): their values are
-# checked for these ops, their dtypes for all
+# float ops on integer and bool tensors compute as cast-to-float32 then the float32 op (both tested elsewhere): their
+# values are checked for these ops (all ops for int32), their dtypes for all
 CAST_FLOAT_OPS = ("exp", "sqrt", "sigmoid")
+# composites of the primitives above: values checked in float32 and float16, dtypes for all
+COMPOSITES = ("rsqrt", "sigmoid", "gelu", "silu")
 
 
 def _reference(name: str, a: np.ndarray) -> tuple[np.ndarray, str]:
@@ -79,8 +101,12 @@ def test_unary(name: str, dtype: str) -> None:
             getattr(Tensor(np.array([True, False])), name)()
         return
     tol = {"float16": 2e-3, "float32": 2e-6, "float64": 1e-13}
-    if dtype in ("int64", "bool") and name in FLOAT_OPS and name not in CAST_FLOAT_OPS:
-        assert getattr(Tensor(sample(dtype, (3,))), name)().dtype.name == "float32"
+    if (dtype in ("int64", "bool") and name in FLOAT_OPS and name not in CAST_FLOAT_OPS) or (
+        dtype == "float64" and name in COMPOSITES
+    ):
+        assert getattr(Tensor(sample(dtype, (3,))), name)().dtype.name == (
+            "float64" if dtype == "float64" else "float32"
+        )
         return
     for where, a, t in _inputs(dtype, name):
         ref, out_dt = _reference(name, a)
@@ -121,7 +147,10 @@ def test_integer_wraparound(dtype: str) -> None:
     a = np.array([info.min, info.min + 1, -1 if info.min else 0, 0, 1, info.max - 1, info.max], dtype=dtype)
     t = Tensor(a)
     with np.errstate(all="ignore"):
-        assert_close(t.abs() + t.square() * 3 - t.sign() + (-t), np.abs(a) + np.square(a) * np.array(3, dtype) - np.sign(a) + (-a))
+        assert_close(
+            t.abs() + t.square() * 3 - t.sign() + (-t),
+            np.abs(a) + np.square(a) * np.array(3, dtype) - np.sign(a) + (-a),
+        )
 
 
 def test_layouts_cover_the_listed_views() -> None:

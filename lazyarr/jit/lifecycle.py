@@ -45,10 +45,10 @@ def jit(fn: Callable[..., R] | None = None, *, max_captures: int = DEFAULT_MAX_C
 
     Inputs are the Tensors among the arguments (positional and keyword, and one level inside lists, tuples and
     dicts), identified by position; unrealised inputs are realised first, and inputs that are views or constants are
-    captured and replayed on copies (in-place writes to such a copy are copied back into the view). The signature is the inputs' shapes, dtypes and devices plus the values of the other
-    arguments (which must be hashable): a new signature (a smaller last batch, another Python float) starts its own
-    lifecycle. At most `max_captures` signatures are captured per function (per instance); beyond that calls run
-    eagerly, with a `JitWarning`.
+    captured and replayed on copies (in-place writes to such a copy are copied back into the view). The signature
+    is the inputs' shapes, dtypes and devices plus the values of the other arguments (which must be hashable): a new
+    signature (a smaller last batch, another Python float) starts its own lifecycle. At most `max_captures`
+    signatures are captured per function (per instance); beyond that calls run eagerly, with a `JitWarning`.
 
     Everything else the function touches is baked in: Tensors reached through closures or `self` are used by buffer
     identity (so update state with `assign`, which writes in place: weights, optimizer moments and the RNG counter

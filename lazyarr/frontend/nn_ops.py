@@ -141,15 +141,27 @@ class NNMixin:
                 raise ValueError(f"invalid padding string {padding!r}, should be one of 'valid' or 'same'")
         else:
             pads = [(p, p) for p in pair(padding, name="padding")]
-        x = self.pad([(0, 0), (0, 0), *pads])
+        # the input is stored first: each of the kernel's kH*kW views re-reads it, which must not recompute it
+        x = self.contiguous().pad([(0, 0), (0, 0), *pads])
         for size, k, dd, name in zip(x.shape[2:], (kh, kw), d, ("height", "width")):
             if dd * (k - 1) + 1 > size:
                 raise ValueError(f"conv2d: kernel {name} {k} (dilation {dd}) is larger than the padded input ({size})")
-        cols = windows(x, (kh, kw), s, d).contiguous()  # im2col: (N, C, OH, OW, kH, kW), stored once
-        oh, ow = cols.shape[2], cols.shape[3]
-        xw = cols.reshape(n, groups, 1, cg, oh, ow, kh, kw)
-        wr = weight.cast(x.dtype).reshape(1, groups, o // groups, cg, 1, 1, kh, kw)
-        out = (xw * wr).sum((3, 6, 7)).reshape(n, o, oh, ow)
+        oh, ow = ((size - dd * (k - 1) - 1) // ss + 1 for size, k, dd, ss in zip(x.shape[2:], (kh, kw), d, s))
+        x = x.pad([(0, 0), (0, 0), (0, 1), (0, 1)])  # see shifted_views
+        # im2col: cols[n, oh, ow, c, kh*kw], stored once; each kernel offset is a strided view of x, so the gradient
+        # (col2im) is a sum of padded slices of the columns' gradient, one fused kernel without index divisions
+        views = shifted_views(x, (kh, kw), s, d, (oh, ow))
+        # placed by zero padding along the new axis and added (a where-chain's gradient would be a chain too)
+        kk = len(views)
+        cols = _sum([v.unsqueeze(-1).pad([(0, 0)] * 4 + [(i, kk - 1 - i)]) for i, v in enumerate(views)])
+        cols = cols.permute(0, 2, 3, 1, 4).contiguous()
+        m, kg = n * oh * ow, cg * kh * kw
+        wr = weight.cast(x.dtype).reshape(groups, o // groups, kg)
+        if groups == 1:  # one matrix product (N*OH*OW, C*kH*kW) @ (C*kH*kW, O): one BLAS call each way
+            out = cols.reshape(m, kg) @ wr[0].T
+        else:
+            out = (cols.reshape(m, groups, kg).permute(1, 0, 2) @ wr.permute(0, 2, 1)).permute(1, 0, 2)
+        out = out.reshape(n, oh, ow, o).permute(0, 3, 1, 2)
         return out + bias.reshape(1, o, 1, 1) if bias is not None else out
 
     # ---- pooling ----

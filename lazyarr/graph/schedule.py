@@ -223,10 +223,37 @@ def _varies(u: UOp, axis: int) -> bool | None:
     return found
 
 
-def matmul_axes(red: UOp) -> MatmulAxes | None:
+def _varies_lenient(u: UOp, axis: int) -> bool:
+    """Whether `u` may depend on the index along `axis`, like `_varies` but never unknown: where the views a node is
+    read through are no single View, the longest run of them from the top that is one judges (taking the node under
+    that run as varying along all of its axes)."""
+    seen, stack = set(), [u]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if n.op in GroupOp.Elementwise:
+            stack.extend(n.src)
+            continue
+        chain, _ = strip_movement(n)
+        v = next((v for j in range(len(chain), 0, -1)
+                  if (v := chain_view(chain[:j], chain[j - 1].src[0].shape)) is not None), None)
+        if v is None:
+            if n.shape[axis] > 1:
+                return True
+        elif v.strides[axis] != 0 or (v.mask is not None and v.mask[axis] != (0, v.shape[axis])):
+            return True
+    return False
+
+
+def matmul_axes(red: UOp, lenient: bool = False) -> MatmulAxes | None:
     """The axes of `red` if it is a float ADD over one axis of a product of two operands broadcast along different
     axes (what `Tensor.matmul` builds for two matrices), else None. Such a reduction may run as one BLAS call (see
-    lower.py); the decision depends on shapes and broadcasting only, so fused and unfused kernels make the same."""
+    lower.py); the decision depends on shapes and broadcasting only, so fused and unfused kernels make the same.
+
+    `lenient`: an operand read through a view that is not one strided View (a padded reshape, say) counts as
+    varying along every axis, instead of making the answer None (what staging an operand into a buffer fixes)."""
     if red.op is not Ops.REDUCE or red.arg.op is not Ops.ADD or red.dtype.name not in ("float32", "float64"):
         return None
     src = red.src[0]
@@ -238,7 +265,7 @@ def matmul_axes(red: UOp) -> MatmulAxes | None:
     for d, size in enumerate(src.shape):
         if d == ks[0] or size == 1:
             continue
-        vx, vy = _varies(x, d), _varies(y, d)
+        vx, vy = (_varies_lenient(x, d), _varies_lenient(y, d)) if lenient else (_varies(x, d), _varies(y, d))
         if vx is None or vy is None:
             return None
         if vx and not vy:
@@ -250,7 +277,9 @@ def matmul_axes(red: UOp) -> MatmulAxes | None:
                 return None
             m = d
     # a matrix-vector product is memory-bound: a fused loop beats BLAS there, and needs no operand copies
-    if n is None or m is None or not _varies(x, ks[0]) or not _varies(y, ks[0]):
+    vary = _varies_lenient if lenient else _varies
+    kx, ky = vary(x, ks[0]), vary(y, ks[0])
+    if n is None or m is None or not kx or not ky:
         return None
     return MatmulAxes(n, ks[0], m, x, y)
 
@@ -280,22 +309,44 @@ def _split_reduce(x: UOp) -> UOp | None:
 def _stage_shared_matmul_operands(roots: list[UOp]) -> list[UOp]:
     """`roots` where a matmul operand computed by work that other computations share (a layer's activation, a
     gradient) is stored (CONTIGUOUS) before it is broadcast into the product: otherwise the push-down of that
-    broadcast copies the shared work out to the product's full (batch, in, out) shape. An operand only the product
-    reads stays fused (the gemm kernel computes it into operand scratch). Decided on the graph as given."""
+    broadcast copies the shared work out to the product's full (batch, in, out) shape. So is an operand with such
+    shared work inside it (a gradient read twice to make it), and the matrix under an operand's broadcast when it is
+    no strided view of what it reads. An operand only the product reads stays fused (the gemm kernel computes it into
+    operand scratch). Decided on the graph as given."""
     users: dict[UOp, set[UOp]] = {}  # node -> the computations that read it (through any views)
     order = toposort(list(roots))
     for n in order:
         if n.op not in GroupOp.Movement:
             for src in n.src:
                 users.setdefault(strip_movement(src)[1], set()).add(n)
+    def shared_inside(base: UOp) -> bool:
+        # a node under the operand that two computations read: the broadcast pushed down to it would make the
+        # scheduler store it at the product's full shape
+        seen, stack = set(), list(base.src)
+        while stack:
+            u = strip_movement(stack.pop())[1]
+            if u in seen or u.op in GroupOp.Leaf or u.op in (Ops.CONTIGUOUS, Ops.ASSIGN, Ops.REDUCE):
+                continue
+            seen.add(u)
+            if len(users.get(u, ())) >= 2:
+                return True
+            stack.extend(u.src)
+        return False
+
     staged: set[UOp] = set()
     for n in order:
-        if matmul_axes(n) is not None:
+        if matmul_axes(n, lenient=True) is not None:
             for operand in n.src[0].src:
                 base = strip_movement(operand)[1]
                 if base.op not in GroupOp.Leaf and base.op not in (Ops.CONTIGUOUS, Ops.ASSIGN) \
-                        and len(users.get(base, ())) >= 2:
+                        and (len(users.get(base, ())) >= 2 or shared_inside(base)):
                     staged.add(base)
+                chain, _ = strip_movement(operand)
+                j = next((i for i, mv in enumerate(chain) if mv.op is Ops.EXPAND), None)
+                if j is not None and j + 1 < len(chain) and chain_view(chain[j + 1:], base.shape) is None:
+                    # the matrix under the broadcast is no strided view of what it reads (an (N, C, H, W) tensor
+                    # read as (N*H*W, C), say): copied to one, so the product can be a BLAS call
+                    staged.add(chain[j].src[0])
     if not staged:
         return roots
     memo: dict[UOp, UOp] = {}

@@ -165,10 +165,9 @@ class NNMixin:
         return out + bias.reshape(1, o, 1, 1) if bias is not None else out
 
     # ---- pooling ----
-    def _pool_views(self: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool,
-                    fill: float, extra_fill: float | None = None) -> list[Tensor]:
-        """The strided views (..., OH, OW) that each pooling-window offset reads, of the last two axes padded with
-        `fill`; what a ceil_mode window reads past the padding is `extra_fill` (default `fill`)."""
+    def _pool_geometry(self: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
+                       ceil_mode: bool) -> tuple[tuple[int, ...], ...]:
+        """(kernel, stride, padding, dilation, output sizes) of a 2-D pooling of self's last two axes (checked)."""
         if self.ndim not in (3, 4):
             raise ValueError(f"pooling expects a 3-D or 4-D input, got shape {self.shape}")
         k = pair(kernel_size, name="kernel_size")
@@ -179,9 +178,17 @@ class NNMixin:
         if any(pp > kk // 2 for pp, kk in zip(p, k)):
             raise ValueError(f"pad should be at most half of effective kernel size, got padding {p} and kernel {k}")
         sizes = self.shape[-2:]
-        outs = [_out_size(n, kk, ss, pp, dd, ceil_mode) for n, kk, ss, pp, dd in zip(sizes, k, s, p, d)]
+        outs = tuple(_out_size(n, kk, ss, pp, dd, ceil_mode) for n, kk, ss, pp, dd in zip(sizes, k, s, p, d))
         if min(outs) < 1:
-            raise ValueError(f"pooling: output size {tuple(outs)} is too small for input {self.shape}")
+            raise ValueError(f"pooling: output size {outs} is too small for input {self.shape}")
+        return k, s, p, d, outs
+
+    def _pool_views(self: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool,
+                    fill: float, extra_fill: float | None = None) -> list[Tensor]:
+        """The strided views (..., OH, OW) that each pooling-window offset reads, of the last two axes padded with
+        `fill`; what a ceil_mode window reads past the padding is `extra_fill` (default `fill`)."""
+        k, s, p, d, outs = self._pool_geometry(kernel_size, stride, padding, dilation, ceil_mode)
+        sizes = self.shape[-2:]
         lead = [(0, 0)] * (self.ndim - 2)
         # ceil_mode windows may read past the padded input; +1: see shifted_views
         spans = [(o - 1) * ss + dd * (kk - 1) + 1 for o, ss, dd, kk in zip(outs, s, d, k)]
@@ -193,6 +200,23 @@ class NNMixin:
             x = x.pad(lead + [(0, e) for e in extra], value=extra_fill)
         return shifted_views(x, k, s, d, outs)
 
+    def _pool_blocks(self: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool,
+                     fill: float, extra_fill: float | None = None) -> Tensor | None:
+        """For windows that tile the input (stride = kernel, no dilation): the last two axes padded like
+        `_pool_views` and cut into blocks, (..., OH, kH, OW, kW) by a reshape; else None. A reduction over the block
+        axes pools, and its gradient is a reshape back (no per-offset strided spreads)."""
+        k, s, p, d, outs = self._pool_geometry(kernel_size, stride, padding, dilation, ceil_mode)
+        if s != k or d != (1, 1):
+            return None
+        lead = [(0, 0)] * (self.ndim - 2)
+        x = self.pad(lead + [(pp, pp) for pp in p], value=fill)
+        rest = [o * kk - n for o, kk, n in zip(outs, k, x.shape[-2:])]  # > 0: ceil_mode windows read past the end
+        if max(rest) > 0:
+            x = x.pad(lead + [(0, max(0, r)) for r in rest], value=fill if extra_fill is None else extra_fill)
+        if min(rest) < 0:
+            x = x.shrink([None] * len(lead) + [(0, o * kk) for o, kk in zip(outs, k)])
+        return x.reshape(*x.shape[:-2], outs[0], k[0], outs[1], k[1])
+
     def max_pool2d(self: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                    ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
         """2-D max pooling over the last two axes (PyTorch's `F.max_pool2d`; padding reads -inf).
@@ -203,6 +227,9 @@ class NNMixin:
         if return_indices:
             raise NotImplementedError("max_pool2d(return_indices=True) is not supported")
         fill = -math.inf if self.dtype.is_float else dtypes.min_value(self.dtype)
+        blocks = self._pool_blocks(kernel_size, stride, padding, dilation, ceil_mode, fill)
+        if blocks is not None:
+            return blocks._max_pool_blocks()
         views = self._pool_views(kernel_size, stride, padding, dilation, ceil_mode, fill)
         biggest = views[0]
         for v in views[1:]:
@@ -220,16 +247,36 @@ class NNMixin:
         offsets = type(self).arange(len(views), dtype=dtypes.int32, device=self.device)
         return _sum([(first == offsets[k]).where(v, 0) for k, v in enumerate(views)])
 
+    def _max_pool_blocks(self: Tensor) -> Tensor:
+        """Max pooling of blocks (..., OH, kH, OW, kW) (see `_pool_blocks`) -> (..., OH, OW), the gradient going to
+        each block's first largest element (or first NaN)."""
+        kh, kw = self.shape[-3], self.shape[-1]
+        biggest = self.max((-3, -1), keepdims=True).detach()
+        hit = (self == biggest) | (self != self) if self.dtype.is_float else self == biggest
+        # each block element's offset, row-major; the first hit's offset is stored once, so that neither the forward
+        # sum nor its gradient recomputes the block's maximum
+        offsets = type(self).arange(kh * kw, dtype=dtypes.int32, device=self.device).reshape(kh, 1, kw)
+        first = hit.where(offsets, kh * kw).min((-3, -1), keepdims=True).contiguous()
+        return (first == offsets).where(self, 0).sum((-3, -1), dtype=self.dtype)
+
     def avg_pool2d(self: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                    count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
         """2-D average pooling over the last two axes (PyTorch's `F.avg_pool2d`, same divisor rules)."""
         x = self if self.dtype.is_float else self.cast(dtypes.default_float)
-        total = _sum(x._pool_views(kernel_size, stride, padding, 1, ceil_mode, 0.0))
+        blocks = x._pool_blocks(kernel_size, stride, padding, 1, ceil_mode, 0.0)
+        if blocks is not None:  # windows that tile the input: one sum over the block axes
+            total = blocks.sum((-3, -1))
+        else:
+            total = _sum(x._pool_views(kernel_size, stride, padding, 1, ceil_mode, 0.0))
         if divisor_override is not None:
             return total / divisor_override
         # the divisor counts the window's elements inside the input (and inside the padding when count_include_pad)
         ones = new_tensor(x, UOp.const(1.0, x.dtype, (1, *x.shape[-2:])))
-        count = _sum(ones._pool_views(kernel_size, stride, padding, 1, ceil_mode, float(count_include_pad), 0.0))
+        fills = (kernel_size, stride, padding, 1, ceil_mode, float(count_include_pad), 0.0)
+        if blocks is not None:
+            count = ones._pool_blocks(*fills).sum((-3, -1))  # type: ignore[union-attr]
+        else:
+            count = _sum(ones._pool_views(*fills))
         return total / count.contiguous()  # stored once, not recomputed by each offset's gradient
 
     # ---- normalisation ----

@@ -591,6 +591,10 @@ class _Scheduler:
                 deps.add(n)
                 continue
             chain, base = strip_movement(n)
+            if chain and base is not value and base.op is not Ops.REDUCE and base not in self.buffer_of \
+                    and self.must_materialize(base):
+                deps.add(base)  # read through views (a stored index broadcast back over its window, say)
+                continue
             if base.op is Ops.REDUCE and base is not value:
                 # a reduction stored anyway (several users) is read from its buffer, not fused into this loop space
                 if base not in self.buffer_of and not self.must_materialize(base) and fits(base, n.shape, chain):

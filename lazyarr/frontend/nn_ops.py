@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from lazyarr import dtypes
 from lazyarr.frontend.autograd import add_pending, new_tensor
 from lazyarr.graph.ops import Ops
+from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.kernels.realize import capturing
 
@@ -141,8 +142,10 @@ class NNMixin:
                 raise ValueError(f"invalid padding string {padding!r}, should be one of 'valid' or 'same'")
         else:
             pads = [(p, p) for p in pair(padding, name="padding")]
-        # the input is stored first: each of the kernel's kH*kW views re-reads it, which must not recompute it
-        x = self.contiguous().pad([(0, 0), (0, 0), *pads])
+        # the input is stored first: each of the kernel's kH*kW views re-reads it, which must not recompute it; so
+        # is its gradient (col2im, a sum of kH*kW padded views), rather than recomputed through the views of the
+        # layer before (a pooling's blocks, say: index divisions for every term)
+        x = _stored_both_ways(self).pad([(0, 0), (0, 0), *pads])
         for size, k, dd, name in zip(x.shape[2:], (kh, kw), d, ("height", "width")):
             if dd * (k - 1) + 1 > size:
                 raise ValueError(f"conv2d: kernel {name} {k} (dilation {dd}) is larger than the padded input ({size})")
@@ -501,6 +504,14 @@ def nll_weights_sum(target: Tensor, weight: Tensor, ignore_index: int) -> Tensor
     classes = new_tensor(target, UOp(Ops.IOTA, dtypes.int64, (), n_cls))
     hot = (target.cast(dtypes.int64).unsqueeze(-1) == classes) & (target != ignore_index).unsqueeze(-1)
     return hot.where(weight, 0).sum()
+
+
+def _stored_both_ways(x: Tensor) -> Tensor:
+    """x stored (like `contiguous`), and the gradient flowing back through it stored as well."""
+    chain, base = strip_movement(x.uop)
+    if base.op is Ops.BUFFER and (v := chain_view(chain, base.shape)) is not None and v.contiguous:
+        return x  # stored data (an input batch): nothing to store, and its gradient is a final result
+    return x._new(UOp(Ops.CONTIGUOUS, x.dtype, (x.uop,), "grad"))
 
 
 def _sum(terms: list[Tensor]) -> Tensor:

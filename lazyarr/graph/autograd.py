@@ -191,7 +191,8 @@ GRADIENT_RULES: dict[Ops, Rule] = {
     Ops.FLIP: lambda g, ret: (g.flip(ret.arg),),
     Ops.STRIDE: lambda g, ret: (_stride_grad(g, ret),),
     Ops.GATHER: lambda g, ret: (_gather_grad(g, ret), None),
-    Ops.CONTIGUOUS: lambda g, ret: (g,),
+    # arg "grad": a boundary both ways, the gradient is stored too (see NNMixin.conv2d)
+    Ops.CONTIGUOUS: lambda g, ret: (UOp(Ops.CONTIGUOUS, g.dtype, (g,)) if ret.arg == "grad" else g,),
     Ops.ASSIGN: lambda g, ret: (None, g),  # the assigned value is what later readers see
     Ops.DETACH: lambda g, ret: (None,),
 }

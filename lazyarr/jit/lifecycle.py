@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from lazyarr.frontend.inplace import pending_writes
+from lazyarr.frontend.inplace import join_views, own_buffer, pending_writes
 from lazyarr.frontend.tensor import Tensor, all_tensors
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
@@ -142,13 +142,18 @@ class Jit(Generic[R]):
             out = self._run(args, kwargs, None)
             self.warmed.add(key)
             return out
-        if replaced:  # the capture needs every input as a whole buffer: views and constants run on copies
-            args, kwargs = _substitute(args, kwargs, replaced)
+        # the capture runs on copies of every input (views and constants were copied above): an input slot is then
+        # exactly its copy's storage, never the storage of a Tensor the body also reaches through a closure or self
+        own = _fresh_copies(tensors, bufs, replaced)
+        args, kwargs = _substitute(args, kwargs, replaced)
         cap = Capture(self.name, _live_buffers())
-        out = self._run(args, kwargs, cap)
-        self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.created(), out, cap.initial)
-        _write_back(tensors, replaced, {i for i in replaced if id(bufs[i]) in cap.written})
-        return out
+        try:
+            out = self._run(args, kwargs, cap)
+            self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.created(), out, cap.initial)
+        finally:  # in-place writes to the copies reach the caller's tensors
+            _write_back(tensors, replaced, {i for i in replaced if id(bufs[i]) in cap.written})
+            _restore_grads(tensors, replaced)
+        return _unswap(out, tensors, replaced, own)  # type: ignore[no-any-return]
 
     def _run(self, args: tuple[Any, ...], kwargs: dict[str, Any], cap: Capture | None) -> Any:
         """Run the body (capturing into `cap` when given), then realise what it returns and its pending assigns."""
@@ -306,6 +311,66 @@ def _refuse_duplicates(tensors: list[Tensor], bufs: list[Buffer | None]) -> None
                            "identifies inputs by their storage, so it cannot tell them apart. Pass a copy "
                            "(t.clone()) for one of them.")
         seen[id(b)] = i
+
+
+def _fresh_copies(tensors: list[Tensor], bufs: list[Buffer | None], replaced: dict[int, Tensor]) -> dict[int, Buffer]:
+    """Copy every input not copied yet (same shape, dtype and contents, storage of its own) into `replaced` and
+    `bufs`; returns {input index: the caller's buffer} for the inputs copied here."""
+    own: dict[int, Buffer] = {}
+    for i, b in enumerate(bufs):
+        if b is not None and i not in replaced:
+            own[i] = b
+            t = tensors[i]
+            bufs[i] = Buffer(b.size, b.dtype, b.device, b.array.copy())  # no kernel: the capture records none
+            u = UOp(Ops.BUFFER, b.dtype, (), bufs[i])
+            replaced[i] = copy = Tensor(u if t.shape == u.shape else u.reshape(t.shape), device=t.device)
+            own_buffer(copy)
+    for i, copy in replaced.items():  # a leaf that requires grad: gradients accumulate on the copy, then move back
+        t = tensors[i]
+        if t._requires_grad:
+            copy.requires_grad = True
+            copy.grad = t.grad
+    return own
+
+
+def _restore_grads(tensors: list[Tensor], replaced: dict[int, Tensor]) -> None:
+    for i, copy in replaced.items():
+        if tensors[i]._requires_grad:
+            tensors[i].grad = copy.grad
+
+
+def _unswap(out: Any, tensors: list[Tensor], replaced: dict[int, Tensor], own: dict[int, Buffer]) -> Any:
+    """The capture call's return value with the copies made by `_fresh_copies` swapped back: a copy itself becomes
+    the caller's Tensor, a view of a copy the same view of the caller's Tensor (a member of its in-place group)."""
+    if not own:
+        return out
+    by_tensor = {id(replaced[i]): i for i in own}
+    by_buffer = {id(_plain_buffer(replaced[i])): i for i in own}
+
+    def swap(v: Any) -> Any:
+        if isinstance(v, Tensor):
+            if id(v) in by_tensor:
+                return tensors[by_tensor[id(v)]]
+            chain, base = strip_movement(v.uop)
+            if base.op is not Ops.BUFFER or id(base.arg) not in by_buffer:
+                return v
+            t = tensors[by_buffer[id(base.arg)]]
+            u = strip_movement(t.uop)[1]
+            for mv in reversed(chain):
+                u = UOp(mv.op, mv.dtype, (u,), mv.arg)
+            view = Tensor(u, device=t.device)
+            join_views(t, view)
+            return view
+        if isinstance(v, list):
+            return [swap(e) for e in v]
+        if isinstance(v, tuple):
+            items = [swap(e) for e in v]
+            return type(v)(*items) if hasattr(v, "_fields") else type(v)(items)
+        if isinstance(v, dict):
+            return {k: swap(e) for k, e in v.items()}
+        return v
+
+    return swap(out)
 
 
 def _write_back(tensors: list[Tensor], replaced: dict[int, Tensor], written: set[int]) -> None:

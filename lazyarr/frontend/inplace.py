@@ -35,6 +35,12 @@ if TYPE_CHECKING:
 # every live Tensor, so a realised graph can repoint all tensors that share it
 all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
 
+# weak references to the tensors made (or given a new lazy value by a write) since `lazyarr.jit` last looked, at most
+# RECENT_CAP (then jit looks at every live tensor once): before a replay writes state in place, jit realises the lazy
+# tensors that read it, so they keep the value eager execution gives them
+recent: list[weakref.ref[Tensor]] = []
+RECENT_CAP = 4096
+
 # called with {computed graph: its result} before live tensors are repointed (autograd keeps the graphs it needs)
 realize_hooks: list[Callable[[dict[UOp, UOp]], None]] = []
 
@@ -222,6 +228,8 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     if g.buffer is None:
         if lvalue is g.base:
             _repoint(g, value)  # the whole array gets a new value: no storage needed yet
+            if len(recent) < RECENT_CAP:
+                recent.extend(weakref.ref(m) for m in g.members)
             return
         old = g.base
         storage = Buffer(old.size, old.dtype, owner.device)

@@ -123,6 +123,12 @@ def _chain_over(u: UOp, base: UOp) -> list[UOp] | None:
     return chain
 
 
+def is_view_of(u: UOp, src: UOp) -> bool:
+    """True when `u` is a movement chain (or detach) over `src` (a graph that merely ends in a movement op, e.g. a
+    broadcast index or constant, is not a view of `src`)."""
+    return (u.op in GroupOp.Movement or u.op is Ops.DETACH) and _chain_over(u, src) is not None
+
+
 def _drop_detach(u: UOp) -> UOp:
     """A write target without DETACH nodes in its movement chain (detach only matters to autograd)."""
     if u.op is Ops.GATHER:  # a scatter target: its data is the chain over the storage

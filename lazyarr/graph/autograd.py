@@ -166,12 +166,12 @@ GRADIENT_RULES: dict[Ops, Rule] = {
     Ops.TANH: lambda g, ret: (_mul(g, _sub(_c(ret, 1), _mul(ret, ret))),),
     Ops.ERF: lambda g, ret: (_mul(g, _mul(_c(ret, 2 / math.sqrt(math.pi)),
                                           _neg(_mul(ret.src[0], ret.src[0])).alu(Ops.EXP))),),
-    # piecewise constant: zero gradient
-    Ops.FLOOR: lambda g, ret: (None,),
-    Ops.CEIL: lambda g, ret: (None,),
-    Ops.TRUNC: lambda g, ret: (None,),
-    Ops.RINT: lambda g, ret: (None,),
-    Ops.IDIV: lambda g, ret: (None, None),
+    # piecewise constant: a zero gradient (not None: PyTorch gives the leaves zeros rather than no gradient)
+    Ops.FLOOR: lambda g, ret: (_c(ret, 0),),
+    Ops.CEIL: lambda g, ret: (_c(ret, 0),),
+    Ops.TRUNC: lambda g, ret: (_c(ret, 0),),
+    Ops.RINT: lambda g, ret: (_c(ret, 0),),
+    Ops.IDIV: lambda g, ret: (_c(ret.src[0], 0), _c(ret.src[1], 0)),
     Ops.ADD: lambda g, ret: (g, g),
     Ops.SUB: lambda g, ret: (g, _neg(g)),
     Ops.MUL: lambda g, ret: (_mul(g, ret.src[1]), _mul(g, ret.src[0])),

@@ -117,6 +117,9 @@ def test_layer_norm() -> None:
 # ---- activations ----
 
 ACT = {
+    "relu": (F.relu, TF.relu),  # the gradient at exactly 0 is 0
+    # a value equal to a bound (0 and 120 below) passes its whole gradient, as in torch.clamp
+    "clamp": (lambda x: x.clamp(0.0, 120.0), lambda x: x.clamp(0.0, 120.0)),
     "sigmoid": (F.sigmoid, torch.sigmoid),
     "gelu_tanh": (lambda x: F.gelu(x, "tanh"), lambda x: TF.gelu(x, approximate="tanh")),
     "softplus": (lambda x: F.softplus(x, 2.0, 5.0), lambda x: TF.softplus(x, 2.0, 5.0)),

@@ -13,10 +13,11 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.frontend.autograd import AutogradMixin, detach_uop, grad_mode_uop
+from lazyarr.frontend.autograd import AutogradMixin, detach_uop, grad_mode_uop, is_grad_enabled
 from lazyarr.frontend.creation import CreationMixin
 from lazyarr.frontend.elementwise import ElementwiseMixin
-from lazyarr.frontend.inplace import InplaceMixin, all_tensors, is_realized, is_view_of, join_views, own_buffer, realize_tensors
+from lazyarr.frontend.inplace import (InplaceMixin, all_tensors, is_realized, is_view_of, join_views, own_buffer,
+                                     realize_tensors)
 from lazyarr.frontend.movement import MovementMixin
 from lazyarr.frontend.nn_ops import NNMixin
 from lazyarr.frontend.numpy_api import NumpyMixin
@@ -106,6 +107,8 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         t.uop, t.device, t._requires_grad, t.grad, t._ctx, t._group = uop, self.device, None, None, None, None
         all_tensors.add(t)
         if uop is self.uop or is_view_of(uop, self.uop):
+            if not is_grad_enabled():
+                t.uop = detach_uop(uop)  # a view made under no_grad carries no gradient (PyTorch); still a view
             join_views(self, t)  # a view: it sees writes to self's array (NumPy semantics)
         else:
             t.uop = grad_mode_uop(uop)  # computed under no_grad: detached

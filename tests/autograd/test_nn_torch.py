@@ -188,6 +188,14 @@ def test_nll_loss_rejects_out_of_range_targets() -> None:
         F.nll_loss(Tensor(LOGITS), Tensor(np.array([0, 5, 1, 1, 1, 1])))
 
 
+@pytest.mark.parametrize("smoothing", [0.0, 0.2])
+def test_cross_entropy_with_every_target_ignored_has_zero_gradient(smoothing: float) -> None:
+    # the mean over zero weights is NaN (as in PyTorch) but the gradient is 0, not NaN
+    ignored = np.full(6, -100)
+    compare(lambda x: F.cross_entropy(x, Tensor(ignored), label_smoothing=smoothing),
+            lambda x: TF.cross_entropy(x, torch.tensor(ignored), label_smoothing=smoothing), LOGITS)
+
+
 # ---- embedding, linear, dropout ----
 
 

@@ -38,6 +38,10 @@ all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
 # called with {computed graph: its result} before live tensors are repointed (autograd keeps the graphs it needs)
 realize_hooks: list[Callable[[dict[UOp, UOp]], None]] = []
 
+# set by every deferred in-place write (an ASSIGN on storage): `lazyarr.jit` completes such writes before a call, so
+# a replay (which reads storage directly) sees them and a capture does not record them as part of the function
+pending_writes: list[bool] = [False]
+
 
 class _MemberRef(weakref.ref):
     """A weak reference that knows its key and its set, so a dying tensor removes itself."""
@@ -239,6 +243,7 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     new = UOp(Ops.ASSIGN, g.base.dtype, (lvalue, value))
     assert assign_storage(lvalue) is g.base, "an in-place write must target its own array's storage"
     _repoint(g, new)
+    pending_writes[0] = True
 
 
 def _last_write_wins(owner: Tensor, target: UOp, value: UOp) -> UOp:

@@ -144,6 +144,7 @@ class CapturedProgram:
             written.update(id(b) for b in it.written)
             launches.append((it.kernel, slots))
         self.n_changing = n_changing
+        self.written_inputs = [i for i, b in enumerate(inputs) if b is not None and id(b) in written]
         self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
         t = self.template  # the common return value, one whole new tensor, gets a fast path
         plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not t.chain

@@ -13,6 +13,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+import numpy as np
+
+from lazyarr.frontend.inplace import pending_writes
 from lazyarr.frontend.tensor import Tensor, all_tensors
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
@@ -42,16 +45,17 @@ def jit(fn: Callable[..., R] | None = None, *, max_captures: int = DEFAULT_MAX_C
 
     Inputs are the Tensors among the arguments (positional and keyword, and one level inside lists, tuples and
     dicts), identified by position; unrealised inputs are realised first, and inputs that are views or constants are
-    copied into fresh storage. The signature is the inputs' shapes, dtypes and devices plus the values of the other
-    arguments (which must be hashable): a new signature (a smaller last batch, another Python float) starts its own
-    lifecycle. At most `max_captures` signatures are captured per function (per instance); beyond that calls run
-    eagerly, with a `JitWarning`.
+    captured and replayed on copies (in-place writes to such a copy are copied back into the view). The signature
+    is the inputs' shapes, dtypes and devices plus the values of the other arguments (which must be hashable): a new
+    signature (a smaller last batch, another Python float) starts its own lifecycle. At most `max_captures`
+    signatures are captured per function (per instance); beyond that calls run eagerly, with a `JitWarning`.
 
     Everything else the function touches is baked in: Tensors reached through closures or `self` are used by buffer
     identity (so update state with `assign`, which writes in place: weights, optimizer moments and the RNG counter
     then change on every replay), and Python values computed in the body are frozen. Returned Tensors get fresh
     storage on every replay, so a result is never overwritten by a later call; other returned values are returned as
-    captured. Pending `assign`s are completed at the end of every call, even when nothing returned depends on them.
+    captured. Pending `assign`s are completed at the end of every call, even when nothing returned depends on them,
+    and writes made between calls (`t.assign(...)`, `opt.param_groups[0]["lr"] = ...`) before the next one.
 
     Raises:
         JitError: reading tensor data (numpy/item/tolist/bool/float/int) during a capture; a function that launches
@@ -72,32 +76,33 @@ class Jit(Generic[R]):
         self.max_captures = max_captures
         self.owner = owner
         self.name = getattr(fn, "__qualname__", repr(fn))
-        self.attr_name = getattr(fn, "__name__", None)
         self.captures: dict[tuple[Any, ...], CapturedProgram] = {}
         self.warmed: set[tuple[Any, ...]] = set()
-        self.per_instance: weakref.WeakKeyDictionary[Any, Jit[R]] = weakref.WeakKeyDictionary()
+        self.per_instance: dict[int, Jit[R]] = {}  # id(instance) -> its Jit (removed when the instance dies)
         self.warned = False
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.attr_name = name
 
     def __get__(self, obj: Any, objtype: type | None = None) -> Any:
         if obj is None:
             return self
-        d = getattr(obj, "__dict__", None)
-        bound = d.get(self.attr_name) if isinstance(d, dict) and self.attr_name is not None else None
-        if not isinstance(bound, Jit):  # special methods (__call__) come here every time, not via the instance dict
-            bound = self.per_instance.get(obj) if _weakrefable(obj) else None
-        if bound is None:
-            bound = Jit(self.fn, self.max_captures, weakref.ref(obj) if _weakrefable(obj) else None)
-            if bound.owner is None:  # an object without weak references: bind strongly
-                bound.fn = self.fn.__get__(obj, objtype)  # type: ignore[attr-defined]
+        # one Jit per instance, found by identity (not ==) and kept out of the instance's __dict__, so copies,
+        # deep copies and pickles of the instance never carry (or share) another instance's captures
+        bound = self.per_instance.get(id(obj))
+        if bound is not None and bound.owner is not None and bound.owner() is obj:
+            return bound
+        if not _weakrefable(obj):  # an object without weak references: bind strongly, keep nothing
+            bound = Jit(self.fn.__get__(obj, objtype), self.max_captures)  # type: ignore[attr-defined]
             bound.name = self.name
-            if self.attr_name is not None and isinstance(getattr(obj, "__dict__", None), dict):
-                obj.__dict__[self.attr_name] = bound  # later lookups skip this descriptor
-            elif bound.owner is not None:
-                self.per_instance[obj] = bound
+            return bound
+        per_instance, key = self.per_instance, id(obj)
+
+        def forget(ref: weakref.ref[Any]) -> None:
+            if (b := per_instance.get(key)) is not None and b.owner is ref:
+                del per_instance[key]
+
+        bound = Jit(self.fn, self.max_captures, weakref.ref(obj, forget))
+        bound.name = self.name
+        per_instance[key] = bound
         return bound
 
     def reset(self) -> None:
@@ -118,23 +123,31 @@ class Jit(Generic[R]):
             args = (obj, *args)
         if not flag("JIT"):
             return self.fn(*args, **kwargs)
+        if pending_writes[0]:  # writes made before this call: a replay must see them, a capture must not record them
+            _complete_writes()
         key, tensors, plain = _signature(args, kwargs, self.owner is not None)
         program = self.captures.get(key)
         if program is not None:
-            return program.replay(plain if plain is not None else _prepare_inputs(tensors)[0])  # type: ignore
+            if plain is not None:
+                return program.replay(plain)  # type: ignore[no-any-return]
+            bufs, replaced = _prepare_inputs(tensors)
+            out = program.replay(bufs)
+            _write_back(tensors, replaced, {i for i in program.written_inputs if i in replaced})
+            return out  # type: ignore[no-any-return]
         bufs, replaced = _prepare_inputs(tensors)
-        if replaced:
-            args, kwargs = _substitute(args, kwargs, replaced)
-        if key not in self.warmed:
+        if key not in self.warmed:  # runs eagerly, on the inputs as given (a write to a view input reaches its base)
             if len(self.warmed) >= self.max_captures:
                 self._warn_full()
                 return self._run(args, kwargs, None)
             out = self._run(args, kwargs, None)
             self.warmed.add(key)
             return out
+        if replaced:  # the capture needs every input as a whole buffer: views and constants run on copies
+            args, kwargs = _substitute(args, kwargs, replaced)
         cap = Capture(self.name, _live_buffers())
         out = self._run(args, kwargs, cap)
         self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.created(), out, cap.initial)
+        _write_back(tensors, replaced, {i for i in replaced if id(bufs[i]) in cap.written})
         return out
 
     def _run(self, args: tuple[Any, ...], kwargs: dict[str, Any], cap: Capture | None) -> Any:
@@ -233,6 +246,8 @@ def _key_item(v: Any, tensors: list[Tensor], key: list[Any], top: bool) -> None:
         for k in sorted(v, key=repr):
             key.append(k)
             _key_item(v[k], tensors, key, False)
+    elif isinstance(v, (float, np.floating)):
+        key.append((type(v), float(v).hex()))  # -0.0 == 0.0 and nan != nan, but each is its own signature
     else:
         try:
             hash(v)
@@ -293,6 +308,14 @@ def _refuse_duplicates(tensors: list[Tensor], bufs: list[Buffer | None]) -> None
         seen[id(b)] = i
 
 
+def _write_back(tensors: list[Tensor], replaced: dict[int, Tensor], written: set[int]) -> None:
+    """Copy the copies of view inputs that the call wrote in place back into those views (and so their bases)."""
+    if written:
+        for i in sorted(written):
+            tensors[i].assign(replaced[i])
+        Tensor.realize(*(tensors[i] for i in sorted(written)))
+
+
 def _substitute(args: tuple[Any, ...], kwargs: dict[str, Any],
                 replaced: dict[int, Tensor]) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """`args`/`kwargs` with input Tensor number i (in signature order) replaced by `replaced[i]`."""
@@ -341,9 +364,21 @@ def _finish(out: Any) -> None:
     """Realise the Tensors in `out` and every pending assign, in one schedule."""
     todo: list[Tensor] = []
     _collect(out, todo)
-    for t in list(all_tensors):
-        if strip_movement(t.uop)[1].op is Ops.ASSIGN:
-            todo.append(t)
+    todo += _pending_assigns()
+    if todo:
+        Tensor.realize(*todo)
+
+
+def _pending_assigns() -> list[Tensor]:
+    """The live tensors whose value is a deferred in-place write (this clears `pending_writes`)."""
+    pending_writes[0] = False
+    return [t for t in list(all_tensors) if strip_movement(t.uop)[1].op is Ops.ASSIGN]
+
+
+def _complete_writes() -> None:
+    """Realise the in-place writes made before a call (outside the function), e.g. a new learning rate set with
+    `opt.param_groups[0]["lr"] = ...` or a weight written with `assign`."""
+    todo = _pending_assigns()
     if todo:
         Tensor.realize(*todo)
 

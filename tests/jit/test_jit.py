@@ -374,3 +374,131 @@ def test_multi_output_kernel_outputs_are_fresh_each_replay() -> None:
         e = np.exp(x * np.float32(0.5))
         np.testing.assert_allclose(a.numpy(), e + x, rtol=1e-6)
         np.testing.assert_allclose(b.numpy(), e - x, rtol=1e-6)
+
+
+# ---- found by the break-it pass ----
+
+
+def test_writes_made_between_calls_are_seen_by_replays() -> None:
+    c = Tensor(np.ones(3, np.float32))
+    f = lazyarr.jit(lambda x: x * c)
+    x = np.arange(3, dtype=np.float32)
+    for _ in range(3):
+        f(Tensor(x))
+    c.assign(Tensor(np.full(3, 5, np.float32)))  # deferred writes outside the function, then a replay
+    np.testing.assert_array_equal(f(Tensor(x)).numpy(), x * 5)
+    c[0] = 7
+    c += 1
+    np.testing.assert_array_equal(f(Tensor(x)).numpy(), x * np.array([8, 6, 6], np.float32))
+
+
+def test_learning_rate_set_between_jitted_steps_is_used() -> None:
+    w = Tensor(np.ones(4, np.float32), requires_grad=True)
+    opt = lazyarr.optim.SGD([w], lr=0.1)
+
+    @lazyarr.jit
+    def step(x: Tensor) -> Tensor:
+        opt.zero_grad()
+        loss = (w * x).sum()
+        loss.backward()
+        opt.step()
+        return loss
+
+    x, want = arr(4), np.ones(4, np.float32)
+    for lr in (0.1, 0.1, 0.1, 0.0, 0.5, 0.5):
+        opt.param_groups[0]["lr"] = lr
+        step(Tensor(x))
+        want = want - np.float32(lr) * x
+        np.testing.assert_allclose(w.numpy(), want, rtol=1e-5)
+
+
+def test_a_pending_write_to_an_earlier_result_is_not_captured() -> None:
+    f = lazyarr.jit(lambda x: x * 2)
+    outs = []
+    for _ in range(5):
+        x = arr(3)
+        o = f(Tensor(x))
+        o += 1  # pending when the next call captures: it must not become part of the replayed program
+        outs.append((o, x * 2 + 1))
+    for o, want in outs:
+        np.testing.assert_allclose(o.numpy(), want, rtol=1e-6)
+
+
+def test_signed_zero_and_nan_scalars() -> None:
+    f = lazyarr.jit(lambda x, s: x / s)
+    x = np.array([1, -2, 3], np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for s in (0.0, 0.0, 0.0, -0.0, -0.0, -0.0):
+            np.testing.assert_array_equal(f(Tensor(x), s).numpy(), x / np.float32(s))
+    g = lazyarr.jit(lambda x, s: x + s)
+    for _ in range(4):  # a fresh nan object each call is still one signature
+        assert np.isnan(g(Tensor(x), float("nan")).numpy()).all()
+    assert len(g.captures) == 1
+
+
+def test_in_place_write_to_a_view_input_reaches_its_base() -> None:
+    @lazyarr.jit
+    def f(x: Tensor, v: Tensor) -> Tensor:
+        x[0] = v.sum()
+        x *= 2
+        return x.sum()
+
+    for _ in range(5):
+        a, v = arr(6, 4), arr(3)
+        base = Tensor(a)
+        out = f(base[1:, ::2], Tensor(v))  # a strided view: the capture and replays run on a copy of it
+        want = a.copy()
+        view = want[1:, ::2]
+        view[0] = v.sum()
+        view *= 2
+        np.testing.assert_allclose(base.numpy(), want, rtol=1e-6)
+        np.testing.assert_allclose(out.numpy(), view.sum(), rtol=1e-5)
+
+
+class EqualScale:
+    """Every instance compares equal (and hashes alike): per-instance captures must go by identity."""
+
+    __slots__ = ("w", "__weakref__")
+
+    def __init__(self, w: np.ndarray) -> None:
+        self.w = Tensor(w)
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+    @lazyarr.jit
+    def apply(self, x: Tensor) -> Tensor:
+        return x * self.w
+
+
+class JitModel(lazyarr.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = lazyarr.nn.Linear(4, 2)
+
+    @lazyarr.jit
+    def forward(self, x: Tensor) -> Tensor:
+        return self.lin(x)
+
+
+def test_methods_bind_by_identity_and_copies_get_their_own() -> None:
+    import copy
+    import pickle
+
+    a, b = EqualScale(arr(3)), EqualScale(arr(3))
+    for _ in range(4):
+        x = arr(3)
+        np.testing.assert_allclose(a.apply(Tensor(x)).numpy(), x * a.w.numpy(), rtol=1e-6)
+        np.testing.assert_allclose(b.apply(Tensor(x)).numpy(), x * b.w.numpy(), rtol=1e-6)
+    m, x = JitModel(), arr(3, 4)
+    for _ in range(3):
+        m(Tensor(x))
+    shallow, deep = copy.copy(m), copy.deepcopy(m)
+    shallow.lin, deep.lin.weight = lazyarr.nn.Linear(4, 2), Tensor(arr(2, 4), requires_grad=True)
+    for c in (shallow, deep, pickle.loads(pickle.dumps(m))):
+        want = x @ c.lin.weight.numpy().T + c.lin.bias.numpy()
+        for _ in range(3):
+            np.testing.assert_allclose(c(Tensor(x)).numpy(), want, rtol=1e-5, atol=1e-6)

@@ -14,7 +14,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.frontend.autograd import AutogradMixin, detach_uop, grad_mode_uop
+from lazyarr.frontend.autograd import AutogradMixin, detach_uop, grad_mode_uop, is_grad_enabled
 from lazyarr.frontend.creation import CreationMixin
 from lazyarr.frontend.elementwise import ElementwiseMixin
 from lazyarr.frontend.inplace import (
@@ -22,6 +22,7 @@ from lazyarr.frontend.inplace import (
     InplaceMixin,
     all_tensors,
     is_realized,
+    is_view_of,
     join_views,
     own_buffer,
     realize_tensors,
@@ -119,7 +120,9 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         all_tensors.add(t)
         if len(recent) < RECENT_CAP:
             recent.append(weakref.ref(t))
-        if uop is self.uop or uop.op in GroupOp.Movement or uop.op is Ops.DETACH:
+        if uop is self.uop or is_view_of(uop, self.uop):
+            if not is_grad_enabled():
+                t.uop = detach_uop(uop)  # a view made under no_grad carries no gradient (PyTorch); still a view
             join_views(self, t)  # a view: it sees writes to self's array (NumPy semantics)
         else:
             t.uop = grad_mode_uop(uop)  # computed under no_grad: detached

@@ -151,6 +151,7 @@ class CapturedProgram:
         self.plain_device = t.device if plain else None
         # an input that is storage this program writes (e.g. a gradient buffer passed back in) is copied first
         self.written_fixed = {id(b) for b in self.fixed if id(b) in written}
+        self.writes = bool(self.written_fixed or self.written_inputs)  # lazy readers of what it writes: lifecycle
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
 
     # ---- the return value ----

@@ -502,3 +502,85 @@ def test_methods_bind_by_identity_and_copies_get_their_own() -> None:
         want = x @ c.lin.weight.numpy().T + c.lin.bias.numpy()
         for _ in range(3):
             np.testing.assert_allclose(c(Tensor(x)).numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_an_input_also_reached_through_a_closure_stays_fixed() -> None:
+    w = Tensor(np.arange(3.0, dtype=np.float32))
+    f = lazyarr.jit(lambda x: x + w)
+    for x in (w, w, Tensor(arr(3)), w, Tensor(arr(3))):  # captured with w as the input, replayed with others
+        want = x.numpy() + np.arange(3.0, dtype=np.float32)
+        np.testing.assert_array_equal(f(x).numpy(), want)
+
+
+def _returns_input(x: Tensor) -> tuple[Tensor, Tensor]:
+    return x, x * 2
+
+
+def _returns_views(x: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    return x.T, x[1], x.sum()
+
+
+def _adds_in_place(x: Tensor) -> Tensor:
+    x += 1
+    return x
+
+
+def _writes_a_row(x: Tensor) -> tuple[Tensor, Tensor]:
+    x[0] = 5
+    return x[0], x.sum()
+
+
+@pytest.mark.parametrize("body", [_returns_input, _returns_views, _adds_in_place, _writes_a_row])
+def test_inputs_returned_viewed_or_written_in_place_match_eager(body) -> None:
+    f = lazyarr.jit(body)
+    for _ in range(5):
+        a = arr(2, 3)
+        x_eager, x_jit = Tensor(a), Tensor(a)
+        want, got = body(x_eager), f(x_jit)
+        want, got = (want, got) if isinstance(want, tuple) else ((want,), (got,))
+        for w, g in zip(want, got):
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+        np.testing.assert_array_equal(x_jit.numpy(), x_eager.numpy())
+    f, x = lazyarr.jit(body), Tensor(arr(2, 3))
+    for _ in range(2):  # the eager call and the capture give the caller's tensor (or views of it) back
+        out = f(x)
+    if body is _returns_input:
+        assert out[0] is x
+    if body is _returns_views:
+        out[1][0] = 7  # a write through a returned view reaches the input, as in NumPy
+        assert x.numpy()[1, 0] == 7
+
+
+def _state_and_inputs(jitted: bool) -> list[np.ndarray]:
+    """Lazy values built before eager/capture/replay calls that write state (and an input) in place."""
+    c = Tensor(np.ones(3, np.float32)).realize()
+
+    def step(x: Tensor) -> Tensor:
+        c.assign(c + x)
+        return (c * 2).sum()
+
+    def bump(y: Tensor) -> Tensor:
+        y += 1
+        return y * 3
+
+    f = lazyarr.jit(step) if jitted else step
+    g = lazyarr.jit(bump) if jitted else bump
+    x, y = Tensor(np.full(3, 2.0, np.float32)), Tensor(np.zeros(3, np.float32)).realize()
+    lazy = []
+    for i in range(5):
+        lazy.append(c * 10 + i)  # before the eager call, the capture and the replays
+        lazy.append(f(x))
+        lazy.append(y * 10)
+        lazy.append(g(y))
+    c.assign(c + 100)  # a write outside the function, then a lazy value of it
+    lazy.append(c * 10)
+    f(x)
+    _ = [Tensor(1.0) for _ in range(5000)]  # more new tensors than jit tracks one by one: it looks at all of them
+    lazy.append(c - 1)
+    f(x)
+    return [t.numpy().copy() for t in [*lazy, c, y]]
+
+
+def test_lazy_values_built_before_a_call_keep_their_eager_values() -> None:
+    for want, got in zip(_state_and_inputs(False), _state_and_inputs(True)):
+        np.testing.assert_array_equal(got, want)

@@ -81,8 +81,8 @@ def kernel_profile(top: int) -> None:
     def timed(self: realize.ExecItem) -> None:
         start = time.perf_counter()
         original(self)
-        low = self.kernel.lowered
-        runs[-1].append((time.perf_counter() - start, f"work {low.work:>9}  {self.kernel.source.count(chr(10)):>4} lines"))
+        lines = self.kernel.source.count("\n")
+        runs[-1].append((time.perf_counter() - start, f"work {self.kernel.lowered.work:>9}  {lines:>4} source lines"))
 
     realize.ExecItem.execute = timed  # type: ignore[method-assign]
     try:

@@ -1,6 +1,6 @@
 """Neural-network ops as Tensor methods, built from existing ops so they fuse and get gradients for free: linear,
-conv2d (im2col by movement ops, then a sum of products), pooling (sums over strided views), normalisation,
-dropout, embedding and the losses. Numerics and signatures follow PyTorch; `lazyarr.nn.functional` exposes them under
+conv2d (im2col from strided views, then one matrix product), pooling (a reduction over blocks, or sums over
+strided views), normalisation, dropout, embedding and the losses. Numerics and signatures follow PyTorch; `lazyarr.nn.functional` exposes them under
 PyTorch's names.
 """
 
@@ -70,34 +70,6 @@ def shifted_views(x: Tensor, kernel: Sequence[int], stride: Sequence[int], dilat
     return views
 
 
-def _window_axis(x: Tensor, axis: int, k: int, s: int, d: int) -> Tensor:
-    """Replace `axis` (length L) by two axes (k, O): element [j, o] is x[o*s + j*d] (windows made by movement ops).
-
-    The axis is tiled and re-cut with a row length M = L*f + d, so row j starts j*d further along the original axis.
-    """
-    n = x.shape[axis]
-    out = (n - d * (k - 1) - 1) // s + 1
-    pre, post = x.shape[:axis], x.shape[axis + 1 :]
-    f = max(1, -(-(out * s - d) // n))
-    row = n * f + d
-    reps = -(-(k * row) // n)
-    x = x.reshape(*pre, 1, n, *post).expand(*pre, reps, n, *post).reshape(*pre, reps * n, *post)
-    x = x.shrink([(0, k * row) if i == axis else None for i in range(x.ndim)]).reshape(*pre, k, row, *post)
-    x = x.shrink([(0, out * s) if i == axis + 1 else None for i in range(x.ndim)]).reshape(*pre, k, out, s, *post)
-    return x.shrink([(0, 1) if i == axis + 2 else None for i in range(x.ndim)]).reshape(*pre, k, out, *post)
-
-
-def windows(x: Tensor, kernel: Sequence[int], stride: Sequence[int], dilation: Sequence[int]) -> Tensor:
-    """Sliding windows over the last len(kernel) axes: (..., *spatial) -> (..., *out_sizes, *kernel), a view (whose
-    index arithmetic divides: store it once, im2col, rather than read it inside a long reduction)."""
-    nsp = len(kernel)
-    lead = x.ndim - nsp
-    for i, (k, s, d) in enumerate(zip(kernel, stride, dilation)):
-        x = _window_axis(x, lead + 2 * i, k, s, d)
-    order = list(range(lead)) + [lead + 2 * i + 1 for i in range(nsp)] + [lead + 2 * i for i in range(nsp)]
-    return x.permute(order)
-
-
 def _out_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
     span = n + 2 * p - d * (k - 1) - 1
     out = (-(-span // s) if ceil_mode else span // s) + 1
@@ -123,9 +95,10 @@ class NNMixin:
                dilation: Any = 1, groups: int = 1) -> Tensor:
         """2-D cross-correlation (PyTorch's `F.conv2d`): self (N, C, H, W) or (C, H, W), weight (O, C/groups, kH, kW).
 
-        `padding` is an int, a pair, 'valid' or 'same' (stride 1 only). Lowered to im2col (the sliding windows, a
-        view made by movement ops, stored once) and one sum of products over channels and kernel offsets; the
-        gradient reverses the same view (col2im), so forward and backward take a handful of kernels.
+        `padding` is an int, a pair, 'valid' or 'same' (stride 1 only). Lowered to im2col (one strided view of the
+        input per kernel offset, stored once as (N*OH*OW, C*kH*kW)) and one matrix product with the weight (a BLAS
+        call on the CPU, and so are the weight's and the columns' gradients); the input's gradient (col2im) is one
+        sum of padded slices of the columns' gradient.
 
         Raises:
             ValueError: shapes that do not fit together, a kernel larger than the padded input, bad arguments.

@@ -309,37 +309,22 @@ def _split_reduce(x: UOp) -> UOp | None:
 def _stage_shared_matmul_operands(roots: list[UOp]) -> list[UOp]:
     """`roots` where a matmul operand computed by work that other computations share (a layer's activation, a
     gradient) is stored (CONTIGUOUS) before it is broadcast into the product: otherwise the push-down of that
-    broadcast copies the shared work out to the product's full (batch, in, out) shape. So is an operand with such
-    shared work inside it (a gradient read twice to make it), and the matrix under an operand's broadcast when it is
-    no strided view of what it reads. An operand only the product reads stays fused (the gemm kernel computes it into
-    operand scratch). Decided on the graph as given."""
+    broadcast copies the shared work out to the product's full (batch, in, out) shape. So is the matrix under an
+    operand's broadcast when it is no strided view of what it reads. An operand only the product reads stays fused
+    (the gemm kernel computes it into operand scratch). Decided on the graph as given."""
     users: dict[UOp, set[UOp]] = {}  # node -> the computations that read it (through any views)
     order = toposort(list(roots))
     for n in order:
         if n.op not in GroupOp.Movement:
             for src in n.src:
                 users.setdefault(strip_movement(src)[1], set()).add(n)
-    def shared_inside(base: UOp) -> bool:
-        # a node under the operand that two computations read: the broadcast pushed down to it would make the
-        # scheduler store it at the product's full shape
-        seen, stack = set(), list(base.src)
-        while stack:
-            u = strip_movement(stack.pop())[1]
-            if u in seen or u.op in GroupOp.Leaf or u.op in (Ops.CONTIGUOUS, Ops.ASSIGN, Ops.REDUCE):
-                continue
-            seen.add(u)
-            if len(users.get(u, ())) >= 2:
-                return True
-            stack.extend(u.src)
-        return False
-
     staged: set[UOp] = set()
     for n in order:
         if matmul_axes(n, lenient=True) is not None:
             for operand in n.src[0].src:
                 base = strip_movement(operand)[1]
                 if base.op not in GroupOp.Leaf and base.op not in (Ops.CONTIGUOUS, Ops.ASSIGN) \
-                        and (len(users.get(base, ())) >= 2 or shared_inside(base)):
+                        and len(users.get(base, ())) >= 2:
                     staged.add(base)
                 chain, _ = strip_movement(operand)
                 j = next((i for i, mv in enumerate(chain) if mv.op is Ops.EXPAND), None)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lazyarr.frontend.inplace import _chain_over, _on, _storage_buffer, own_buffer, realize_hooks
 from lazyarr.graph.autograd import compute_gradient
-from lazyarr.graph.ops import Ops
+from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.kernels.device import Buffer
@@ -139,7 +139,7 @@ class _Entry:
             return self.why
         for b, v in self.stamps:
             if b.version != v:
-                return f"an array of shape ({b.size},) read by the forward pass was written {b.version - v} time(s) since"
+                return f"an array of {b.size} elements read by the forward pass was written {b.version - v} time(s) since"
         return None
 
 
@@ -153,8 +153,11 @@ _old_versions: weakref.WeakKeyDictionary[UOp, weakref.ref[Buffer]] = weakref.Wea
 def _record_history(mapping: dict[UOp, UOp], written: set[Buffer]) -> None:
     """A realisation hook: for each computed graph through which a gradient could reach a leaf, remember the graph
     (and the versions of the arrays it read) under the value that replaces it in every live tensor."""
+    _moved_keys.clear()
     if written:
         _note_old_versions(mapping)
+        if _history:
+            _move_history_to_copies(mapping)
     if not _GradMode.enabled:
         return
     leaves = _grad_leaf_uops()
@@ -170,8 +173,8 @@ realize_hooks.append(_record_history)
 
 
 def _note_old_versions(mapping: dict[UOp, UOp]) -> None:
-    leaf_bufs = {id(b): b for t in list(_leaves.values()) if t._requires_grad and t._group is not None
-                 and (b := t._group.buffer) is not None}
+    """Register the copies this realisation made of older contents of a leaf's storage (see `_old_versions`)."""
+    copies = []
     for version, result in mapping.items():
         if version.op is Ops.BUFFER:
             storage = version.arg
@@ -180,8 +183,46 @@ def _note_old_versions(mapping: dict[UOp, UOp]) -> None:
         else:
             continue
         base = strip_movement(result)[1]
-        if id(storage) in leaf_bufs and base.op is Ops.BUFFER and base.arg is not storage:
+        if base.op is Ops.BUFFER and base.arg is not storage:
+            copies.append((storage, result))
+    if not copies:
+        return
+    leaf_bufs = {id(b) for t in list(_leaves.values()) if t._requires_grad and t._group is not None
+                 and (b := t._group.buffer) is not None}
+    for storage, result in copies:
+        if id(storage) in leaf_bufs:
             _old_versions[result] = weakref.ref(storage)
+
+
+_moved_keys: list[UOp] = []
+
+
+def _move_history_to_copies(mapping: dict[UOp, UOp]) -> None:
+    """A realised value with a remembered graph whose storage was just overwritten, while lazy readers kept a copy of
+    it: the copy (what those readers now read) takes over the remembered graph."""
+    copies = {}
+    for version, result in mapping.items():
+        if version.op is Ops.BUFFER:
+            base = strip_movement(result)[1]
+            if base.op is Ops.BUFFER and base.arg is not version.arg:
+                copies[version] = (result, base.arg)
+    if not copies:
+        return
+    for key, entry in list(_history.items()):
+        old = strip_movement(key)[1]
+        if old not in copies:
+            continue
+        result, buf = copies[old]
+        chain = _chain_over(key, old)
+        if chain is None:
+            continue
+        # fresh before this write: the overwritten storage (its own) was bumped once, everything else unchanged
+        fresh = entry.graph is not None and all(b.version == v + (b is old.arg) for b, v in entry.stamps)
+        stamps = tuple((b, b.version) for b, _ in entry.stamps if b is not old.arg) + ((buf, buf.version),)
+        new_key = _on(chain, result)
+        _moved_keys.append(new_key)  # alive until the live graphs are repointed at it (UOps are interned weakly)
+        why = entry.why or "a realised value was overwritten"
+        _history[new_key] = _Entry(entry.graph, stamps) if fresh else _Entry(None, (), why)
 
 
 def _settled(graph: UOp, result: UOp, mapping: dict[UOp, UOp], written: set[Buffer]) -> _Entry:
@@ -244,9 +285,31 @@ def with_history(root: UOp) -> UOp:
             assert entry.graph is not None
             memo[node] = with_history(entry.graph)
             continue
+        if node.op is Ops.ASSIGN and (rewritten := _assign_over_history(node, memo)) is not None:
+            memo[node] = rewritten
+            continue
         src = tuple(memo[s] for s in node.src)
         memo[node] = node if src == node.src else UOp(node.op, node.dtype, src, node.arg)
     return memo[root]
+
+
+def _assign_over_history(node: UOp, memo: dict[UOp, UOp]) -> UOp | None:
+    """A pending write into a realised value that has a remembered graph, as a write into a fresh copy of that graph
+    (so the contents the write keeps carry their gradient); None when the write's storage has no remembered graph."""
+    chain = []
+    u = node.src[0]
+    while u not in _history and (u.op in GroupOp.Movement or u.op is Ops.GATHER):
+        chain.append(u)
+        u = u.src[0]
+    if u not in _history:
+        return None
+    base = strip_movement(u)[1]
+    device = base.arg.device if base.op is Ops.BUFFER else "CPU"
+    fresh = UOp(Ops.BUFFER, u.dtype, (), Buffer(u.size, u.dtype, device))
+    target = UOp(Ops.ASSIGN, u.dtype, (fresh.reshape(u.shape), memo[u])).reshape(u.shape)
+    for mv in reversed(chain):
+        target = UOp(mv.op, mv.dtype, (target, *(memo[s] for s in mv.src[1:])), mv.arg)
+    return UOp(Ops.ASSIGN, node.dtype, (target, memo[node.src[1]]), node.arg)
 
 
 def _grad_leaf_uops() -> dict[UOp, list[Tensor]]:
@@ -264,7 +327,7 @@ def _grad_leaf_uops() -> dict[UOp, list[Tensor]]:
     return leaves
 
 
-def _grad_targets(wanted: list[Tensor], root: UOp) -> tuple[dict[UOp, list[Tensor]], set[UOp]]:
+def _grad_targets(wanted: list[Tensor], root: UOp, as_graph: bool = True) -> tuple[dict[UOp, list[Tensor]], set[UOp]]:
     """The nodes of `root` whose gradients go to the tensors `wanted`, and the nodes gradients stop at.
 
     A leaf written in place appears in `root` once per version of its storage that the graph read: the storage
@@ -273,7 +336,7 @@ def _grad_targets(wanted: list[Tensor], root: UOp) -> tuple[dict[UOp, list[Tenso
     targets: dict[UOp, list[Tensor]] = {}
     owned: dict[int, list[tuple[Tensor, list[UOp]]]] = {}
     for t in wanted:
-        u = t._graph()
+        u = t._graph() if as_graph else t.uop  # a realised intermediate is found as the graph it came from
         targets.setdefault(u, []).append(t)
         g = t._group
         if t._requires_grad and g is not None and g.buffer is not None:
@@ -379,7 +442,7 @@ class AutogradMixin:
         else:
             wanted = [t for t in list(_leaves.values()) if t._requires_grad]
         root = self._graph()
-        leaves, stop = _grad_targets(wanted, root)
+        leaves, stop = _grad_targets(wanted, root, inputs is not None)
         grads = compute_gradient(root, seed, set(leaves), stop) if leaves else {}
         if not grads:
             raise GradValueError("element 0 of tensors does not require grad and does not have a grad_fn")

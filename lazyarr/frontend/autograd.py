@@ -121,7 +121,7 @@ class InplaceModifiedError(RuntimeError):
 
 
 _STALE_MSG = ("one of the variables needed for gradient computation has been modified by an inplace operation: {what}"
-              ". lazyarr recomputes the forward values from the arrays the graph read, and their old contents are gone. "
+              ". lazyarr recomputes forward values from the arrays the graph read, and their old contents are gone. "
               "Call backward() (or realise the gradients) before writing, or write a clone().")
 
 
@@ -139,7 +139,7 @@ class _Entry:
             return self.why
         for b, v in self.stamps:
             if b.version != v:
-                return f"an array of {b.size} elements read by the forward pass was written {b.version - v} time(s) since"
+                return f"an array of {b.size} elements read by the forward pass was written {b.version - v} time(s)"
         return None
 
 

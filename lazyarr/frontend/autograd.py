@@ -10,10 +10,12 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from lazyarr.frontend.inplace import own_buffer, realize_hooks
+from lazyarr.frontend.inplace import _chain_over, _on, _storage_buffer, own_buffer, realize_hooks
 from lazyarr.graph.autograd import compute_gradient
-from lazyarr.graph.ops import Ops
+from lazyarr.graph.ops import GroupOp, Ops
+from lazyarr.graph.schedule import strip_movement
 from lazyarr.graph.uop import UOp
+from lazyarr.kernels.device import Buffer
 
 if TYPE_CHECKING:
     from lazyarr.frontend.tensor import Tensor
@@ -113,13 +115,49 @@ def take_pending() -> list[Tensor]:
     return out
 
 
+class InplaceModifiedError(RuntimeError):
+    """A gradient needs a value that an in-place write has since overwritten (PyTorch's RuntimeError for a tensor
+    saved for backward and modified in place)."""
+
+
+_STALE_MSG = ("one of the variables needed for gradient computation has been modified by an inplace operation: {what}"
+              ". lazyarr recomputes forward values from the arrays the graph read, and their old contents are gone. "
+              "Call backward() (or realise the gradients) before writing, or write a clone().")
+
+
+class _Entry:
+    """A remembered forward graph and the (buffer, version) pairs it read; `graph` None once known to be stale."""
+
+    __slots__ = ("graph", "stamps", "why")
+
+    def __init__(self, graph: UOp | None, stamps: tuple[tuple[Buffer, int], ...], why: str = "") -> None:
+        self.graph, self.stamps, self.why = graph, stamps, why
+
+    def stale(self) -> str | None:
+        """None while every array the graph read still holds what it read; otherwise why not."""
+        if self.graph is None:
+            return self.why
+        for b, v in self.stamps:
+            if b.version != v:
+                return f"an array of {b.size} elements read by the forward pass was written {b.version - v} time(s)"
+        return None
+
+
 # realised value (a view of a buffer) -> the graph it was computed from, kept while a gradient could flow through it
-_history: weakref.WeakKeyDictionary[UOp, UOp] = weakref.WeakKeyDictionary()
+_history: weakref.WeakKeyDictionary[UOp, _Entry] = weakref.WeakKeyDictionary()
+# a copy made of a leaf's storage before an in-place write (copy-on-write for lazy readers) -> that storage: the copy
+# is an older version of the leaf, so gradients reaching it belong to the leaf (as in PyTorch)
+_old_versions: weakref.WeakKeyDictionary[UOp, weakref.ref[Buffer]] = weakref.WeakKeyDictionary()
 
 
-def _record_history(mapping: dict[UOp, UOp]) -> None:
+def _record_history(mapping: dict[UOp, UOp], written: set[Buffer]) -> None:
     """A realisation hook: for each computed graph through which a gradient could reach a leaf, remember the graph
-    under the value that replaces it in every live tensor."""
+    (and the versions of the arrays it read) under the value that replaces it in every live tensor."""
+    _moved_keys.clear()
+    if written:
+        _note_old_versions(mapping)
+        if _history:
+            _move_history_to_copies(mapping)
     if not _GradMode.enabled:
         return
     leaves = _grad_leaf_uops()
@@ -127,39 +165,207 @@ def _record_history(mapping: dict[UOp, UOp]) -> None:
         return
     for graph, result in mapping.items():
         if graph.op is not Ops.ASSIGN and graph is not result and graph not in leaves and \
-                result.op is not Ops.ASSIGN and _reaches_leaf(graph, leaves):
-            _history[result] = graph
+                result.op is not Ops.ASSIGN and result not in _old_versions and _reaches_leaf(graph, leaves):
+            _history[result] = _settled(graph, result, mapping, written)
 
 
 realize_hooks.append(_record_history)
 
 
+def _note_old_versions(mapping: dict[UOp, UOp]) -> None:
+    """Register the copies this realisation made of older contents of a leaf's storage (see `_old_versions`)."""
+    copies = []
+    for version, result in mapping.items():
+        if version.op is Ops.BUFFER:
+            storage = version.arg
+        elif version.op is Ops.ASSIGN:
+            storage = _storage_buffer(version).arg
+        else:
+            continue
+        base = strip_movement(result)[1]
+        if base.op is Ops.BUFFER and base.arg is not storage:
+            copies.append((storage, result))
+    if not copies:
+        return
+    leaf_bufs = {id(b) for t in list(_leaves.values()) if t._requires_grad and t._group is not None
+                 and (b := t._group.buffer) is not None}
+    for storage, result in copies:
+        if id(storage) in leaf_bufs:
+            _old_versions[result] = weakref.ref(storage)
+
+
+_moved_keys: list[UOp] = []
+
+
+def _move_history_to_copies(mapping: dict[UOp, UOp]) -> None:
+    """A realised value with a remembered graph whose storage was just overwritten, while lazy readers kept a copy of
+    it: the copy (what those readers now read) takes over the remembered graph."""
+    copies = {}
+    for version, result in mapping.items():
+        if version.op is Ops.BUFFER:
+            base = strip_movement(result)[1]
+            if base.op is Ops.BUFFER and base.arg is not version.arg:
+                copies[version] = (result, base.arg)
+    if not copies:
+        return
+    for key, entry in list(_history.items()):
+        old = strip_movement(key)[1]
+        if old not in copies:
+            continue
+        result, buf = copies[old]
+        chain = _chain_over(key, old)
+        if chain is None:
+            continue
+        # fresh before this write: the overwritten storage (its own) was bumped once, everything else unchanged
+        fresh = entry.graph is not None and all(b.version == v + (b is old.arg) for b, v in entry.stamps)
+        stamps = tuple((b, b.version) for b, _ in entry.stamps if b is not old.arg) + ((buf, buf.version),)
+        new_key = _on(chain, result)
+        _moved_keys.append(new_key)  # alive until the live graphs are repointed at it (UOps are interned weakly)
+        why = entry.why or "a realised value was overwritten"
+        _history[new_key] = _Entry(entry.graph, stamps) if fresh else _Entry(None, (), why)
+
+
+def _settled(graph: UOp, result: UOp, mapping: dict[UOp, UOp], written: set[Buffer]) -> _Entry:
+    """`graph` with every other graph this realisation computed replaced by its result (in-place writes by the
+    storage they wrote, older contents by their copies), stamped with the versions of the arrays it reads; stale
+    at once when it read the old contents of an array this realisation overwrote without keeping a copy."""
+    memo: dict[UOp, UOp] = {}
+    stack: list[tuple[UOp, bool]] = [(graph, False)]
+    stale = False
+    while stack:
+        n, expanded = stack.pop()
+        if n in memo:
+            continue
+        if n is not graph and n in mapping and mapping[n] is not result:
+            memo[n] = mapping[n]
+        elif n.op is Ops.BUFFER:
+            stale = stale or n.arg in written
+            memo[n] = n
+        elif not expanded:
+            stack.append((n, True))
+            stack.extend((s, False) for s in n.src if s not in memo)
+        else:
+            srcs = tuple(memo[s] for s in n.src)
+            memo[n] = n if srcs == n.src else UOp(n.op, n.dtype, srcs, n.arg)
+    out = memo[graph]
+    bufs = {n.arg for n in memo.values() if n.op is Ops.BUFFER}
+    bufs.update(n.arg for n in out.toposort() if n.op is Ops.BUFFER)
+    own = strip_movement(result)[1]
+    if own.op is Ops.BUFFER:
+        bufs.add(own.arg)
+    if stale:
+        return _Entry(None, (), "the forward pass read an array that was overwritten in the same realisation")
+    return _Entry(out, tuple((b, b.version) for b in bufs))
+
+
 def forget_history() -> None:
-    """Drop every remembered graph (an optimizer step changed the values they would recompute)."""
-    _history.clear()
+    """Drop the remembered graphs that an in-place write (e.g. an optimizer step) made stale: a backward through
+    them raises `InplaceModifiedError` (PyTorch's error) instead of recomputing with the new values."""
+    for key, entry in list(_history.items()):
+        why = entry.stale()
+        if why is not None and entry.graph is not None:
+            _history[key] = _Entry(None, (), why)
 
 
 def with_history(root: UOp) -> UOp:
-    """`root` with each realised value that has a remembered graph replaced by that graph (recursively)."""
+    """`root` with each realised value that has a remembered graph replaced by that graph (recursively).
+
+    Raises:
+        InplaceModifiedError: a remembered graph read an array that has been written in place since.
+    """
     if not _history:
         return root
     memo: dict[UOp, UOp] = {}
     for node in root.toposort():
-        past = _history.get(node)
-        if past is not None:
-            memo[node] = with_history(past)
+        entry = _history.get(node)
+        if entry is not None:
+            why = entry.stale()
+            if why is not None:
+                raise InplaceModifiedError(_STALE_MSG.format(what=why))
+            assert entry.graph is not None
+            memo[node] = with_history(entry.graph)
+            continue
+        if node.op is Ops.ASSIGN and (rewritten := _assign_over_history(node, memo)) is not None:
+            memo[node] = rewritten
             continue
         src = tuple(memo[s] for s in node.src)
         memo[node] = node if src == node.src else UOp(node.op, node.dtype, src, node.arg)
     return memo[root]
 
 
+def _assign_over_history(node: UOp, memo: dict[UOp, UOp]) -> UOp | None:
+    """A pending write into a realised value that has a remembered graph, as a write into a fresh copy of that graph
+    (so the contents the write keeps carry their gradient); None when the write's storage has no remembered graph."""
+    chain = []
+    u = node.src[0]
+    while u not in _history and (u.op in GroupOp.Movement or u.op is Ops.GATHER):
+        chain.append(u)
+        u = u.src[0]
+    if u not in _history:
+        return None
+    base = strip_movement(u)[1]
+    device = base.arg.device if base.op is Ops.BUFFER else "CPU"
+    fresh = UOp(Ops.BUFFER, u.dtype, (), Buffer(u.size, u.dtype, device))
+    target = UOp(Ops.ASSIGN, u.dtype, (fresh.reshape(u.shape), memo[u])).reshape(u.shape)
+    for mv in reversed(chain):
+        target = UOp(mv.op, mv.dtype, (target, *(memo[s] for s in mv.src[1:])), mv.arg)
+    return UOp(Ops.ASSIGN, node.dtype, (target, memo[node.src[1]]), node.arg)
+
+
 def _grad_leaf_uops() -> dict[UOp, list[Tensor]]:
+    """The leaves with requires_grad by UOp; a leaf with a pending in-place write is also found as its contents
+    before the write (a graph built before it reads those)."""
     leaves: dict[UOp, list[Tensor]] = {}
     for t in list(_leaves.values()):
         if t._requires_grad:
             leaves.setdefault(t.uop, []).append(t)
+            g = t._group
+            if g is not None and g.buffer is not None and g.base.op is not Ops.BUFFER:
+                chain = _chain_over(t.uop, g.base)
+                if chain is not None:
+                    leaves.setdefault(_on(chain, UOp(Ops.BUFFER, g.base.dtype, (), g.buffer)), []).append(t)
     return leaves
+
+
+def _grad_targets(wanted: list[Tensor], root: UOp, as_graph: bool = True) -> tuple[dict[UOp, list[Tensor]], set[UOp]]:
+    """The nodes of `root` whose gradients go to the tensors `wanted`, and the nodes gradients stop at.
+
+    A leaf written in place appears in `root` once per version of its storage that the graph read: the storage
+    before the writes, each pending write (ASSIGN), a copy kept for lazy readers. Like PyTorch (one variable, many
+    uses), the leaf's gradient is the sum over all of them; each version is a target that gradients stop at."""
+    targets: dict[UOp, list[Tensor]] = {}
+    owned: dict[int, list[tuple[Tensor, list[UOp]]]] = {}
+    for t in wanted:
+        u = t._graph() if as_graph else t.uop  # a realised intermediate is found as the graph it came from
+        targets.setdefault(u, []).append(t)
+        g = t._group
+        if t._requires_grad and g is not None and g.buffer is not None:
+            chain = _chain_over(t.uop, g.base)
+            if chain is not None and (g.base.op is not Ops.BUFFER or _old_versions):
+                owned.setdefault(id(g.buffer), []).append((t, chain))
+    stop: set[UOp] = set()
+    if not owned:
+        return targets, stop
+    nodes = root.toposort()
+    present = set(nodes)
+    for n in nodes:
+        if n in _old_versions:
+            storage: Buffer | None = _old_versions[n]()
+        elif n.op is Ops.BUFFER:
+            storage = n.arg
+        elif n.op is Ops.ASSIGN:
+            storage = _storage_buffer(n).arg
+        else:
+            continue
+        for t, chain in owned.get(id(storage), ()):
+            if n.shape != t._group.base.shape:
+                continue
+            leaf_view = _on(chain, n)
+            if leaf_view in present:
+                if t not in targets.get(leaf_view, ()):
+                    targets.setdefault(leaf_view, []).append(t)
+                stop.update((leaf_view, n))
+    return targets, stop
 
 
 class AutogradMixin:
@@ -178,7 +384,7 @@ class AutogradMixin:
         """True for leaves created or marked with `requires_grad=True` and for values computed from them."""
         if self._requires_grad is not None:
             return self._requires_grad
-        return _reaches_leaf(self._graph(), _grad_leaf_uops())
+        return _reaches_leaf(self.uop, _grad_leaf_uops())
 
     @requires_grad.setter
     def requires_grad(self: Tensor, value: bool | None) -> None:
@@ -233,13 +439,11 @@ class AutogradMixin:
         seed = self._seed(gradient)
         if inputs is not None:
             wanted = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
-            leaves: dict[UOp, list[Tensor]] = {}
-            for t in wanted:
-                leaves.setdefault(t._graph(), []).append(t)
         else:
-            leaves = _grad_leaf_uops()
+            wanted = [t for t in list(_leaves.values()) if t._requires_grad]
         root = self._graph()
-        grads = compute_gradient(root, seed, set(leaves)) if leaves else {}
+        leaves, stop = _grad_targets(wanted, root, inputs is not None)
+        grads = compute_gradient(root, seed, set(leaves), stop) if leaves else {}
         if not grads:
             raise GradValueError("element 0 of tensors does not require grad and does not have a grad_fn")
         for u, g in grads.items():
@@ -270,9 +474,17 @@ class AutogradMixin:
         for t in targets:
             if not t.dtype.is_float:
                 raise GradTypeError(f"cannot take a gradient with respect to a tensor of dtype {t.dtype.name}")
-        wanted = [t._graph() for t in targets]  # a realised intermediate is found as the graph it came from
-        grads = compute_gradient(self._graph(), self._seed(gradient), set(wanted))
-        return [new_tensor(t, grads[w]) if w in grads else t.zeros_like() for t, w in zip(targets, wanted)]
+        root = self._graph()
+        found, stop = _grad_targets(list(targets), root)  # a realised intermediate is found as its graph
+        grads = compute_gradient(root, self._seed(gradient), set(found), stop)
+        out: list[Tensor | None] = [None] * len(targets)
+        for u, g in grads.items():
+            for t in found[u]:
+                for i, w in enumerate(targets):
+                    if w is t:
+                        gt = new_tensor(t, g)
+                        out[i] = gt if out[i] is None else out[i] + gt
+        return [t.zeros_like() if o is None else o for t, o in zip(targets, out)]
 
 
 def _reaches_leaf(root: UOp, leaves: dict[UOp, list[Tensor]]) -> bool:
@@ -284,7 +496,7 @@ def _reaches_leaf(root: UOp, leaves: dict[UOp, list[Tensor]]) -> bool:
     stack = [root]
     while stack:
         u = stack.pop()
-        if u in leaves:
+        if u in leaves or u in _old_versions:
             return True
         if u in seen or u.op is Ops.DETACH or not u.dtype.is_float:
             continue
@@ -292,7 +504,9 @@ def _reaches_leaf(root: UOp, leaves: dict[UOp, list[Tensor]]) -> bool:
         stack.extend(u.src)
         past = _history.get(u)
         if past is not None:
-            stack.append(past)
+            if past.graph is None:
+                return True  # it did reach one (a backward through it raises InplaceModifiedError)
+            stack.append(past.graph)
     return False
 
 

@@ -41,8 +41,9 @@ all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
 recent: list[weakref.ref[Tensor]] = []
 RECENT_CAP = 4096
 
-# called with {computed graph: its result} before live tensors are repointed (autograd keeps the graphs it needs)
-realize_hooks: list[Callable[[dict[UOp, UOp]], None]] = []
+# called with {computed graph: its result} and the buffers the schedule wrote in place (their versions already bumped)
+# before live tensors are repointed (autograd keeps the graphs it needs)
+realize_hooks: list[Callable[[dict[UOp, UOp], set[Buffer]], None]] = []
 
 # set by every deferred in-place write (an ASSIGN on storage): `lazyarr.jit` completes such writes before a call, so
 # a replay (which reads storage directly) sees them and a capture does not record them as part of the function
@@ -411,11 +412,15 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
     mapping = dict(zip(roots + extra, results))
     for v, snap in snapshots.items():
         mapping[v] = mapping[snap]
+    written: set[Buffer] = set()
     for a in writes:
         if a not in overwritten and a not in mapping:
             mapping[a] = _storage_buffer(a)
+        written.add(_storage_buffer(a).arg)
+    for b in written:
+        b.version += 1
     for hook in realize_hooks:
-        hook(mapping)
+        hook(mapping, written)
     _apply(mapping, roots, owners, solo, inputs)
 
 

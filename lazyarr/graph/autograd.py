@@ -225,10 +225,13 @@ def _assign_grads(g: UOp, ret: UOp) -> tuple[UOp, UOp, UOp] | None:
     return storage, keep, g_view
 
 
-def compute_gradient(root: UOp, root_grad: UOp, targets: set[UOp]) -> dict[UOp, UOp]:
+def compute_gradient(root: UOp, root_grad: UOp, targets: set[UOp], stop: frozenset[UOp] | set[UOp] = frozenset()
+                     ) -> dict[UOp, UOp]:
     """d(root)/d(t) for each t in `targets` that `root` depends on, as lazy graphs (`root_grad` seeds the chain).
 
-    Only float values carry gradients; a path through an integer or bool value contributes nothing.
+    Only float values carry gradients; a path through an integer or bool value contributes nothing. Gradients do not
+    flow below the nodes in `stop` (the versions of one leaf's storage before and after in-place writes are each a
+    target of their own: the older contents surviving in a newer version are not counted twice).
     Raises NotImplementedError for an op on the path that has no gradient rule.
     """
     order = root.toposort()
@@ -239,7 +242,7 @@ def compute_gradient(root: UOp, root_grad: UOp, targets: set[UOp]) -> dict[UOp, 
     grads: dict[UOp, UOp] = {root: root_grad}
     for node in reversed(order):
         g = grads.get(node)
-        if g is None or not node.src or node.op in NO_GRADIENT or not node.dtype.is_float:
+        if g is None or not node.src or node.op in NO_GRADIENT or not node.dtype.is_float or node in stop:
             continue
         if node.op is Ops.ASSIGN and (partial := _assign_grads(g, node)) is not None:
             storage, gs, gv = partial

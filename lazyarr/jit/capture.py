@@ -151,6 +151,7 @@ class CapturedProgram:
         self.plain_device = t.device if plain else None
         # an input that is storage this program writes (e.g. a gradient buffer passed back in) is copied first
         self.written_fixed = {id(b) for b in self.fixed if id(b) in written}
+        self.written_bufs = [b for b in self.fixed if id(b) in written]  # their versions are bumped by each replay
         self.writes = bool(self.written_fixed or self.written_inputs)  # lazy readers of what it writes: lifecycle
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
 
@@ -256,6 +257,10 @@ class CapturedProgram:
         start = time.perf_counter()
         if self.written_fixed:
             ins = [_copy(b) if b is not None and id(b) in self.written_fixed else b for b in ins]
+        for b in self.written_bufs:  # storage written in place: a remembered forward graph reading it is stale
+            b.version += 1
+        for i in self.written_inputs:
+            ins[i].version += 1  # type: ignore[union-attr]
         arrays = [ins[i].kernel_array() for i in self.input_slots]  # type: ignore[union-attr]
         outs: list[list[Any]] = []
         for j, entry in enumerate(self.pool):

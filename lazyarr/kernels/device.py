@@ -32,11 +32,14 @@ def canonical_device(device: str | None, default: str) -> str:
 class Buffer:
     """`size` elements of `dtype` on `device`. Identity is storage identity: two Buffers never share memory."""
 
-    __slots__ = ("size", "dtype", "device", "_array", "__weakref__")
+    __slots__ = ("size", "dtype", "device", "_array", "version", "__weakref__")
 
     def __init__(self, size: int, dtype: DType, device: str = "CPU", array: Any = None) -> None:
         self.size, self.dtype, self.device = size, dtype, device
         self._array = array
+        # bumped by every in-place write of the storage once it has run (a realised ASSIGN, a jit replay's write):
+        # autograd compares it with the version a remembered forward graph read (PyTorch's version counter)
+        self.version = 0
 
     def __repr__(self) -> str:
         return f"<Buffer {self.device} {self.dtype.name}[{self.size}]>"

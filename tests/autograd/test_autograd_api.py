@@ -201,3 +201,135 @@ def test_views_made_under_no_grad_and_integer_paths_do_not_require_grad() -> Non
     with lazyarr.no_grad():
         v[0] = 0.0  # still a view: the write reaches x
     np.testing.assert_array_equal(x.numpy()[:, 1], [0.0, 0.0])
+
+
+# ---- tensors written in place between forward and backward (PyTorch: version counters) ----
+
+STALE = "modified by an inplace operation"
+
+
+def _leaf_write_case(realise_y: bool, realise_write: bool) -> Tensor:
+    """y = exp(x) computed, then x -= 1 under no_grad, then (y * x).sum().backward(): returns x."""
+    x = Tensor(A, requires_grad=True)
+    y = x.exp()
+    if realise_y:
+        y.numpy()
+    with lazyarr.no_grad():
+        x -= 1
+    if realise_write:
+        x.numpy()
+    (y * x).sum().backward()
+    return x
+
+
+@pytest.mark.parametrize("realise_y,realise_write", [(False, False), (True, False), (False, True)])
+def test_leaf_written_in_place_after_forward_counts_every_use(realise_y: bool, realise_write: bool) -> None:
+    # PyTorch: one variable used twice (old value inside exp, new value in the product): both terms count
+    x = _leaf_write_case(realise_y, realise_write)
+    np.testing.assert_allclose(x.grad.numpy(), np.exp(A) + (A - 1) * np.exp(A), rtol=1e-5)
+
+
+def test_leaf_written_in_place_after_realised_forward_raises() -> None:
+    # the forward value y was realised and x's old contents were then overwritten: exp(x_old) cannot be recomputed
+    with pytest.raises(RuntimeError, match=STALE):
+        _leaf_write_case(True, True)
+
+
+def test_leaf_written_in_place_matches_torch() -> None:
+    torch = pytest.importorskip("torch")
+    xt = torch.tensor(A, requires_grad=True)
+    yt = xt.exp()
+    with torch.no_grad():
+        xt -= 1
+    (yt * xt).sum().backward()
+    for realise_y, realise_write in [(False, False), (True, False), (False, True)]:
+        x = _leaf_write_case(realise_y, realise_write)
+        np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-5)
+
+
+def test_leaf_partial_write_counts_each_position_once() -> None:
+    c = rng.standard_normal(A.shape)
+    x = Tensor(A, requires_grad=True)
+    y = x.sin()
+    with lazyarr.no_grad():
+        x[0, 1] = 5.0
+    (x * Tensor(c)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), c, rtol=1e-6)
+    x.grad = None
+    (y * x).sum().backward()  # old contents inside sin, new contents in the product (the exact derivative)
+    new = A.copy()
+    new[0, 1] = 5.0
+    np.testing.assert_allclose(x.grad.numpy(), np.cos(A) * new + np.sin(A), rtol=1e-5)
+    g, = lazyarr.gradient((y * x).sum(), x)
+    np.testing.assert_allclose(g.numpy(), np.cos(A) * new + np.sin(A), rtol=1e-5)
+
+
+@pytest.mark.parametrize("realise_loss", [False, True])
+def test_optimizer_step_between_forward_and_backward(realise_loss: bool) -> None:
+    x = Tensor(A, requires_grad=True)
+    opt = lazyarr.optim.SGD([x], lr=0.5)
+    x.grad = Tensor(np.ones_like(A))
+    loss = x.sin().sum()
+    if realise_loss:
+        loss.numpy()
+    opt.step()
+    x.grad = None
+    if realise_loss:  # the old weights are gone (PyTorch raises the same error)
+        with pytest.raises(RuntimeError, match=STALE):
+            loss.backward()
+    else:  # the lazy loss kept a copy of the old weights: its exact gradient
+        loss.backward()
+        np.testing.assert_allclose(x.grad.numpy(), np.cos(A), rtol=1e-5)
+
+
+@pytest.mark.parametrize("how", ["setitem", "assign"])
+@pytest.mark.parametrize("realise_y", [False, True])
+def test_intermediate_written_in_place_after_use(how: str, realise_y: bool) -> None:
+    x = Tensor(A, requires_grad=True)
+    h = x * 2
+    y = h.sin()
+    if realise_y:
+        y.numpy()
+    if how == "setitem":
+        h[0, 1] = 5.0
+        new, dnew = 2 * A, np.full_like(A, 2.0)
+        new[0, 1], dnew[0, 1] = 5.0, 0.0
+    else:
+        h.assign(x * 3)
+        new, dnew = 3 * A, np.full_like(A, 3.0)
+    (y * h).sum().backward()
+    # d/dx sum(sin(2x) * h_new(x)): the exact derivative (PyTorch refuses: sin saved h, which was modified)
+    np.testing.assert_allclose(x.grad.numpy(), 2 * np.cos(2 * A) * new + np.sin(2 * A) * dnew, rtol=1e-5)
+
+
+@pytest.mark.parametrize("index", [(0, 1), ([0, 1], [1, 2])])
+@pytest.mark.parametrize("realise_write", [False, True])
+def test_realised_intermediate_written_in_place_after_use(index: tuple, realise_write: bool) -> None:
+    x = Tensor(A, requires_grad=True)
+    h = x * 2
+    h.numpy()
+    y = h.sin()
+    y.numpy()
+    h[index] = 5.0
+    new, dnew = 2 * A, np.full_like(A, 2.0)
+    new[index], dnew[index] = 5.0, 0.0
+    if realise_write:
+        h.numpy()  # h's storage (read by y's remembered graph) is overwritten: sin(h_old) cannot be recomputed
+        with pytest.raises(RuntimeError, match=STALE):
+            (y * h).sum().backward()
+    else:
+        (y * h).sum().backward()
+        np.testing.assert_allclose(x.grad.numpy(), 2 * np.cos(2 * A) * new + np.sin(2 * A) * dnew, rtol=1e-5)
+
+
+def test_lazy_reader_of_realised_intermediate_keeps_its_gradient_after_a_write() -> None:
+    # y reads h lazily; h (realised) is then overwritten: y keeps a copy of h's old contents, and the copy still
+    # carries h's gradient back to x
+    x = Tensor(A, requires_grad=True)
+    h = x * 2
+    h.numpy()
+    y = h.sin()
+    h[0, 1] = 5.0
+    h.numpy()
+    (y + x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * np.cos(2 * A) + 1, rtol=1e-5)

@@ -287,6 +287,14 @@ def test_shift_edges_and_bool_shifts() -> None:
     assert_close(Tensor(t) << 2, t << 2)
 
 
+def test_uint64_shift_and_power_keep_all_64_bits() -> None:
+    # values above 2**53 lose bits if any step goes through float64 (Numba's uint64-with-int-literal promotion)
+    a = np.array([2**64 - 5, 2**63 + 5, 7, 3], dtype=np.uint64)
+    b = np.array([0, 1, 64, 41], dtype=np.uint64)
+    assert np.array_equal((Tensor(a) >> Tensor(b)).numpy(), np.right_shift(a, b))
+    assert np.array_equal((Tensor(a) ** Tensor(b)).numpy(), np.power(a, b))
+
+
 def test_maximum_minimum_with_nan() -> None:
     a = np.array([np.nan, 1.0, np.nan, -np.inf, 0.0, -0.0], dtype=np.float32)
     b = np.array([0.0, np.nan, np.nan, 1.0, -0.0, 0.0], dtype=np.float32)

@@ -102,6 +102,7 @@ def test_dtype_spellings() -> None:
         assert Tensor([1, 2], dtype=s).dtype is lazyarr.float32, s
         assert Tensor.zeros(2, dtype=s).dtype is lazyarr.float32, s
     assert lazyarr.dtypes.bool is lazyarr.bool_
+    assert lazyarr.bool is lazyarr.bool_  # NumPy 2's np.bool, torch.bool
     assert Tensor([1], dtype="bool").dtype is lazyarr.dtypes.bool
     assert np.dtype(lazyarr.int16) == np.int16
     assert Tensor([1], dtype=lazyarr.uint64).dtype.name == "uint64"

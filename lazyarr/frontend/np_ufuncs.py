@@ -530,7 +530,10 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
     calc = dtypes.float32 if res_dt is dtypes.float16 and op in (Ops.ADD, Ops.MUL) else res_dt
     xc = x.cast(res_dt).cast(calc)
     if where is not True:
-        xc = _where_mask(where, xc).broadcast_to(xc.shape).where(xc, Tensor(UOp.const(identity, calc)))
+        # masked-out elements are the ufunc's own identity; `initial` is combined once, below (for maximum/minimum,
+        # which have none, it is idempotent)
+        fill = IDENTITY.get(ufunc, identity)
+        xc = _where_mask(where, xc).broadcast_to(xc.shape).where(xc, Tensor(UOp.const(fill, calc)))
     r = xc._new(xc.uop.reduce(op, axes))
     if initial is not _NoValue:
         r = combine(op, r, Tensor(UOp.const(initial, calc), device=x.device))

@@ -202,8 +202,9 @@ def test_reflected_operators() -> None:
         assert_close(64 >> (u & 7), 64 >> (b & 7))
         assert_close(a - u, a - b)  # an ndarray on the left defers to the Tensor
         assert_close(b.tolist() + u, np.array(b.tolist()) + b)
-        for got, ref in zip((*divmod(u, 3), *divmod(7, u), *divmod(t, u)), (*divmod(b, 3), *divmod(7, b), *divmod(a, b))):
-            assert_close(got, ref)
+        got = (*divmod(u, 3), *divmod(7, u), *divmod(t, u))
+        for g, ref in zip(got, (*divmod(b, 3), *divmod(7, b), *divmod(a, b))):
+            assert_close(g, ref)
 
 
 def test_numpy_scalars_are_strong() -> None:

@@ -111,6 +111,8 @@ def to_dtype(x: Any) -> DType:
         npd = np.dtype(x)
     except TypeError as e:
         raise TypeError(f"data type {x!r} not understood") from e
+    if npd.byteorder not in "=|" and npd.kind in "biuf":
+        npd = npd.newbyteorder("=")  # big-endian data (e.g. from a file) is the same dtype in native order
     if npd not in _BY_NP:
         raise DTypeError(f"lazyarr does not support dtype {npd} (supported: {', '.join(BY_NAME)})")
     return _BY_NP[npd]

@@ -32,6 +32,20 @@ class DType:
     def __reduce__(self) -> str:
         return self.name  # pickles as the module-level singleton
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to itself and, like a NumPy dtype, to what `np.dtype` makes the same dtype of (`np.float32`,
+        `np.dtype("float32")`, `"float32"`, `"f4"`), so that NumPy code's `x.dtype == np.float32` works."""
+        if isinstance(other, DType):
+            return self is other
+        if other is None or not isinstance(other, (str, type, np.dtype)):
+            return NotImplemented
+        try:
+            return bool(np.dtype(self.np_name) == np.dtype(other))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    __hash__ = object.__hash__  # the singletons hash by identity (equal DTypes are the same object)
+
     @property
     def dtype(self) -> np.dtype:
         """The NumPy dtype (lets `np.dtype(lazyarr.float32)` work)."""

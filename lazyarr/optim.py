@@ -99,7 +99,7 @@ class Optimizer:
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Forget the gradients (set `.grad` to None, or to zeros when `set_to_none=False`)."""
         for p in self.params:
-            p.grad = None if set_to_none else p.zeros_like()
+            p.grad = None if set_to_none or p.grad is None else p.zeros_like()  # PyTorch: a missing grad stays None
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; returns closure's loss when a closure is given."""

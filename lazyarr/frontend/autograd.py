@@ -212,7 +212,8 @@ class AutogradMixin:
 
     def _graph(self: Tensor) -> UOp:
         """The graph gradients are taken through: realised values that came from graphs reaching a leaf are
-        replaced by those graphs, so `y.numpy(); f(y).backward()` still reaches the leaves."""
+        replaced by those graphs, so `y.numpy(); f(y).backward()` still reaches the leaves. A target of a gradient
+        is found in it as `target._graph()` (UOps are interned)."""
         return with_history(self.uop)
 
     # ---- backward ----
@@ -229,15 +230,15 @@ class AutogradMixin:
             GradValueError: self is not a scalar and no `gradient` was given, or self does not require grad.
             GradTypeError: self is not a float tensor.
         """
-        root = self._graph()
         seed = self._seed(gradient)
         if inputs is not None:
             wanted = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
             leaves: dict[UOp, list[Tensor]] = {}
             for t in wanted:
-                leaves.setdefault(t.uop, []).append(t)
+                leaves.setdefault(t._graph(), []).append(t)
         else:
             leaves = _grad_leaf_uops()
+        root = self._graph()
         grads = compute_gradient(root, seed, set(leaves)) if leaves else {}
         if not grads:
             raise GradValueError("element 0 of tensors does not require grad and does not have a grad_fn")
@@ -269,12 +270,14 @@ class AutogradMixin:
         for t in targets:
             if not t.dtype.is_float:
                 raise GradTypeError(f"cannot take a gradient with respect to a tensor of dtype {t.dtype.name}")
-        grads = compute_gradient(self._graph(), self._seed(gradient), {t.uop for t in targets})
-        return [new_tensor(t, grads[t.uop]) if t.uop in grads else t.zeros_like() for t in targets]
+        wanted = [t._graph() for t in targets]  # a realised intermediate is found as the graph it came from
+        grads = compute_gradient(self._graph(), self._seed(gradient), set(wanted))
+        return [new_tensor(t, grads[w]) if w in grads else t.zeros_like() for t, w in zip(targets, wanted)]
 
 
 def _reaches_leaf(root: UOp, leaves: dict[UOp, list[Tensor]]) -> bool:
-    """True when a gradient could flow from `root` to one of `leaves` (a path not through DETACH)."""
+    """True when a gradient could flow from `root` to one of `leaves`: a path of float values, not through DETACH,
+    and through the remembered graphs of realised values."""
     if not leaves:
         return False
     seen: set[UOp] = set()
@@ -283,10 +286,13 @@ def _reaches_leaf(root: UOp, leaves: dict[UOp, list[Tensor]]) -> bool:
         u = stack.pop()
         if u in leaves:
             return True
-        if u in seen or u.op is Ops.DETACH:
+        if u in seen or u.op is Ops.DETACH or not u.dtype.is_float:
             continue
         seen.add(u)
         stack.extend(u.src)
+        past = _history.get(u)
+        if past is not None:
+            stack.append(past)
     return False
 
 

@@ -454,11 +454,15 @@ class ElementwiseMixin:
     def clip(self: Tensor, min_: Any = None, max_: Any = None) -> Tensor:
         """Values limited to [min_, max_]: minimum(maximum(x, min_), max_) like np.clip, so NaN propagates and
         min_ > max_ gives max_. Either bound may be None (both None: the values unchanged, as NumPy 2 does)."""
+        # written as where() over maximum/minimum so that a value equal to a bound passes its whole gradient to
+        # self, as torch.clamp does (maximum/minimum split a tie's gradient in half)
         out = self
         if min_ is not None:
-            out = out.maximum(min_)
+            m = out.maximum(min_)
+            out = (out >= min_).where(out.cast(m.dtype), m)
         if max_ is not None:
-            out = out.minimum(max_)
+            m = out.minimum(max_)
+            out = (out <= max_).where(out.cast(m.dtype), m)
         return out
 
     clamp = clip
@@ -467,7 +471,8 @@ class ElementwiseMixin:
     # float activations of integer or bool tensors compute in the default float dtype, like the float math above
     def relu(self: Tensor) -> Tensor:
         """max(x, 0) in the input dtype (bool is returned as is)."""
-        return self if self.dtype.is_bool else self.maximum(0)  # NaN stays NaN, like np.maximum(x, 0)
+        # NaN stays NaN, like np.maximum(x, 0); the gradient at 0 is 0 (PyTorch's)
+        return self if self.dtype.is_bool else (self <= 0).where(0, self)
 
     def sigmoid(self: Tensor) -> Tensor:
         """1 / (1 + exp(-x))."""

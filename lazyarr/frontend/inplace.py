@@ -35,8 +35,18 @@ if TYPE_CHECKING:
 # every live Tensor, so a realised graph can repoint all tensors that share it
 all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
 
+# weak references to the tensors made (or given a new lazy value by a write) since `lazyarr.jit` last looked, at most
+# RECENT_CAP (then jit looks at every live tensor once): before a replay writes state in place, jit realises the lazy
+# tensors that read it, so they keep the value eager execution gives them
+recent: list[weakref.ref[Tensor]] = []
+RECENT_CAP = 4096
+
 # called with {computed graph: its result} before live tensors are repointed (autograd keeps the graphs it needs)
 realize_hooks: list[Callable[[dict[UOp, UOp]], None]] = []
+
+# set by every deferred in-place write (an ASSIGN on storage): `lazyarr.jit` completes such writes before a call, so
+# a replay (which reads storage directly) sees them and a capture does not record them as part of the function
+pending_writes: list[bool] = [False]
 
 
 class _MemberRef(weakref.ref):
@@ -97,7 +107,7 @@ def group_of(t: Tensor) -> _Group:
 
 def join_views(src: Tensor, t: Tensor) -> None:
     """Record that `t` (a movement of `src`) may view `src`'s array; `_settle` checks it when a write needs to know."""
-    if t.uop.op is Ops.PAD:
+    if (t.uop.src[0] if t.uop.op is Ops.DETACH else t.uop).op is Ops.PAD:
         return  # padding makes a new array (np.pad)
     g = group_of(src)
     g.members.add(t)
@@ -121,6 +131,12 @@ def _chain_over(u: UOp, base: UOp) -> list[UOp] | None:
         chain.append(u)
         u = u.src[0]
     return chain
+
+
+def is_view_of(u: UOp, src: UOp) -> bool:
+    """True when `u` is a movement chain (or detach) over `src` (a graph that merely ends in a movement op, e.g. a
+    broadcast index or constant, is not a view of `src`)."""
+    return (u.op in GroupOp.Movement or u.op is Ops.DETACH) and _chain_over(u, src) is not None
 
 
 def _drop_detach(u: UOp) -> UOp:
@@ -218,6 +234,8 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     if g.buffer is None:
         if lvalue is g.base:
             _repoint(g, value)  # the whole array gets a new value: no storage needed yet
+            if len(recent) < RECENT_CAP:
+                recent.extend(weakref.ref(m) for m in g.members)
             return
         old = g.base
         storage = Buffer(old.size, old.dtype, owner.device)
@@ -233,6 +251,7 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     new = UOp(Ops.ASSIGN, g.base.dtype, (lvalue, value))
     assert assign_storage(lvalue) is g.base, "an in-place write must target its own array's storage"
     _repoint(g, new)
+    pending_writes[0] = True
 
 
 def _last_write_wins(owner: Tensor, target: UOp, value: UOp) -> UOp:
@@ -245,8 +264,13 @@ def _last_write_wins(owner: Tensor, target: UOp, value: UOp) -> UOp:
         return value
     last = np.full(first.size, -1, np.int64)
     np.maximum.at(last, inverse.reshape(-1), np.arange(positions.size))
-    flat = owner._new(value).reshape((positions.size, *value.shape[axis + 1 :]))
-    return flat[last[inverse.reshape(-1)]].reshape(value.shape).uop
+    winner = last[inverse.reshape(-1)]
+    cls = type(owner)
+    flat = cls(value, device=owner.device).reshape((positions.size, *value.shape[axis + 1 :]))
+    # the losing occurrences carry the winner's value detached: only the winning value gets a gradient
+    is_winner = cls(winner == np.arange(positions.size), device=owner.device)
+    is_winner = is_winner.reshape((positions.size,) + (1,) * (flat.ndim - 1))
+    return is_winner.where(flat, flat[winner].detach()).reshape(value.shape).uop
 
 
 def _peel_scatter(lvalue: UOp, value: UOp) -> tuple[UOp, UOp]:

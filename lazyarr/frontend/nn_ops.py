@@ -39,7 +39,18 @@ def _reduce_loss(loss: Tensor, reduction: str, denominator: Any = None) -> Tenso
     total = loss.sum()
     if reduction == "sum":
         return total
-    return total / denominator if denominator is not None else loss.mean()
+    if denominator is None:
+        return loss.mean()
+    return _weighted_mean(total, denominator)
+
+
+def _weighted_mean(total: Tensor, denominator: Any) -> Tensor:
+    """total / denominator; a zero (tensor) denominator — every target ignored — gives NaN with a zero gradient, as
+    PyTorch does (a plain division would send NaN gradients into the weights)."""
+    if not isinstance(denominator, type(total)):
+        return total / denominator
+    empty = denominator == 0
+    return total / empty.where(1, denominator) + empty.where(float("nan"), 0).detach()
 
 
 def shifted_views(x: Tensor, kernel: Sequence[int], stride: Sequence[int], dilation: Sequence[int],
@@ -388,7 +399,7 @@ class NNMixin:
                 denom: Any = valid.cast(logp.dtype).sum()
             else:
                 denom = nll_weights_sum(tgt_b, weight.cast(logp.dtype), ignore_index)
-            ret = smooth.sum() / denom
+            ret = _weighted_mean(smooth.sum(), denom)
         elif reduction == "sum":
             ret = smooth.sum()
         else:

@@ -6,6 +6,7 @@ error types. Topic modules (`elementwise`, `movement`, `reduce`, `creation`) att
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,10 +14,20 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.frontend.autograd import AutogradMixin, detach_uop, grad_mode_uop
+from lazyarr.frontend.autograd import AutogradMixin, detach_uop, grad_mode_uop, is_grad_enabled
 from lazyarr.frontend.creation import CreationMixin
 from lazyarr.frontend.elementwise import ElementwiseMixin
-from lazyarr.frontend.inplace import InplaceMixin, all_tensors, is_realized, join_views, own_buffer, realize_tensors
+from lazyarr.frontend.inplace import (
+    RECENT_CAP,
+    InplaceMixin,
+    all_tensors,
+    is_realized,
+    is_view_of,
+    join_views,
+    own_buffer,
+    realize_tensors,
+    recent,
+)
 from lazyarr.frontend.movement import MovementMixin
 from lazyarr.frontend.nn_ops import NNMixin
 from lazyarr.frontend.numpy_api import NumpyMixin
@@ -62,6 +73,8 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         self._ctx: Any = None
         self._group: Any = None  # the array this tensor views (see frontend/inplace.py)
         all_tensors.add(self)
+        if len(recent) < RECENT_CAP:
+            recent.append(weakref.ref(self))
         if not isinstance(data, (Tensor, UOp)):
             own_buffer(self)  # storage made from the data here belongs to this tensor
         if requires_grad is not None:
@@ -105,7 +118,11 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         t = Tensor.__new__(Tensor)
         t.uop, t.device, t._requires_grad, t.grad, t._ctx, t._group = uop, self.device, None, None, None, None
         all_tensors.add(t)
-        if uop is self.uop or uop.op in GroupOp.Movement or uop.op is Ops.DETACH:
+        if len(recent) < RECENT_CAP:
+            recent.append(weakref.ref(t))
+        if uop is self.uop or is_view_of(uop, self.uop):
+            if not is_grad_enabled():
+                t.uop = detach_uop(uop)  # a view made under no_grad carries no gradient (PyTorch); still a view
             join_views(self, t)  # a view: it sees writes to self's array (NumPy semantics)
         else:
             t.uop = grad_mode_uop(uop)  # computed under no_grad: detached

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lazyarr import dtypes
-from lazyarr.graph.ops import Ops
+from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.uop import UOp
 
 # ---- small builders over UOps of one shape and dtype ----
@@ -166,12 +166,12 @@ GRADIENT_RULES: dict[Ops, Rule] = {
     Ops.TANH: lambda g, ret: (_mul(g, _sub(_c(ret, 1), _mul(ret, ret))),),
     Ops.ERF: lambda g, ret: (_mul(g, _mul(_c(ret, 2 / math.sqrt(math.pi)),
                                           _neg(_mul(ret.src[0], ret.src[0])).alu(Ops.EXP))),),
-    # piecewise constant: zero gradient
-    Ops.FLOOR: lambda g, ret: (None,),
-    Ops.CEIL: lambda g, ret: (None,),
-    Ops.TRUNC: lambda g, ret: (None,),
-    Ops.RINT: lambda g, ret: (None,),
-    Ops.IDIV: lambda g, ret: (None, None),
+    # piecewise constant: a zero gradient (not None: PyTorch gives the leaves zeros rather than no gradient)
+    Ops.FLOOR: lambda g, ret: (_c(ret, 0),),
+    Ops.CEIL: lambda g, ret: (_c(ret, 0),),
+    Ops.TRUNC: lambda g, ret: (_c(ret, 0),),
+    Ops.RINT: lambda g, ret: (_c(ret, 0),),
+    Ops.IDIV: lambda g, ret: (_c(ret.src[0], 0), _c(ret.src[1], 0)),
     Ops.ADD: lambda g, ret: (g, g),
     Ops.SUB: lambda g, ret: (g, _neg(g)),
     Ops.MUL: lambda g, ret: (_mul(g, ret.src[1]), _mul(g, ret.src[0])),
@@ -192,13 +192,36 @@ GRADIENT_RULES: dict[Ops, Rule] = {
     Ops.STRIDE: lambda g, ret: (_stride_grad(g, ret),),
     Ops.GATHER: lambda g, ret: (_gather_grad(g, ret), None),
     Ops.CONTIGUOUS: lambda g, ret: (g,),
-    Ops.ASSIGN: lambda g, ret: (None, g),  # the assigned value is what later readers see
+    Ops.ASSIGN: lambda g, ret: (None, g),  # a write of the whole storage (a partial write: `_assign_grads`)
     Ops.DETACH: lambda g, ret: (None,),
 }
 
 # ops whose result is not a differentiable function of their inputs (comparisons, bit ops): nothing flows back
 NO_GRADIENT = frozenset({Ops.CMPLT, Ops.CMPLE, Ops.CMPEQ, Ops.CMPNE, Ops.AND, Ops.OR, Ops.XOR, Ops.SHL, Ops.SHR,
                          Ops.NOT, Ops.BITCAST})
+
+
+def _assign_grads(g: UOp, ret: UOp) -> tuple[UOp, UOp, UOp] | None:
+    """For ASSIGN(target, value) writing through a view (or scatter) `target` of storage S: (S, gradient of S,
+    gradient of value). The value gets `g` read through the same view; S gets `g` where the write does not reach
+    (the old contents survive there). None for a plain write of the whole storage (the value gets `g`)."""
+    target, value = ret.src
+    chain = []
+    u = target
+    while u.op in GroupOp.Movement or u.op is Ops.GATHER:
+        chain.append(u)
+        u = u.src[0]
+    if not chain:
+        return None
+    storage, g_view = u, g
+    for mv in reversed(chain):  # the same view over g
+        g_view = UOp(mv.op, mv.dtype, (g_view, *mv.src[1:]), mv.arg)
+    # the positions the write reaches: the view's own gradient of ones
+    reached = compute_gradient(target, UOp.const(1, value.dtype, value.shape), {storage}).get(storage)
+    if reached is None:
+        return storage, g, g_view
+    keep = _where(_cmp(Ops.CMPLT, _c(reached, 0), reached), _c(g, 0), g)
+    return storage, keep, g_view
 
 
 def compute_gradient(root: UOp, root_grad: UOp, targets: set[UOp]) -> dict[UOp, UOp]:
@@ -217,10 +240,15 @@ def compute_gradient(root: UOp, root_grad: UOp, targets: set[UOp]) -> dict[UOp, 
         g = grads.get(node)
         if g is None or not node.src or node.op in NO_GRADIENT or not node.dtype.is_float:
             continue
-        rule = GRADIENT_RULES.get(node.op)
-        if rule is None:
-            raise NotImplementedError(f"no gradient rule for {node.op.name}")
-        for src, sg in zip(node.src, rule(g, node)):
+        if node.op is Ops.ASSIGN and (partial := _assign_grads(g, node)) is not None:
+            storage, gs, gv = partial
+            pairs = [(storage, gs), (node.src[1], gv)]
+        else:
+            rule = GRADIENT_RULES.get(node.op)
+            if rule is None:
+                raise NotImplementedError(f"no gradient rule for {node.op.name}")
+            pairs = list(zip(node.src, rule(g, node)))
+        for src, sg in pairs:
             if sg is None or src not in on_path or not src.dtype.is_float:
                 continue
             if sg.shape != src.shape:

@@ -144,12 +144,14 @@ class CapturedProgram:
             written.update(id(b) for b in it.written)
             launches.append((it.kernel, slots))
         self.n_changing = n_changing
+        self.written_inputs = [i for i, b in enumerate(inputs) if b is not None and id(b) in written]
         self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
         t = self.template  # the common return value, one whole new tensor, gets a fast path
         plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not t.chain
         self.plain_device = t.device if plain else None
         # an input that is storage this program writes (e.g. a gradient buffer passed back in) is copied first
         self.written_fixed = {id(b) for b in self.fixed if id(b) in written}
+        self.writes = bool(self.written_fixed or self.written_inputs)  # lazy readers of what it writes: lifecycle
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
 
     # ---- the return value ----

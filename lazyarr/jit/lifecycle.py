@@ -13,6 +13,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+import numpy as np
+
+from lazyarr.frontend.inplace import RECENT_CAP, is_realized, join_views, own_buffer, pending_writes, recent
 from lazyarr.frontend.tensor import Tensor, all_tensors
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
@@ -41,17 +44,21 @@ def jit(fn: Callable[..., R] | None = None, *, max_captures: int = DEFAULT_MAX_C
     Python body. On a method, each instance gets its own captures.
 
     Inputs are the Tensors among the arguments (positional and keyword, and one level inside lists, tuples and
-    dicts), identified by position; unrealised inputs are realised first, and inputs that are views or constants are
-    copied into fresh storage. The signature is the inputs' shapes, dtypes and devices plus the values of the other
-    arguments (which must be hashable): a new signature (a smaller last batch, another Python float) starts its own
-    lifecycle. At most `max_captures` signatures are captured per function (per instance); beyond that calls run
-    eagerly, with a `JitWarning`.
+    dicts), identified by position; unrealised inputs are realised first. The capture runs on copies of the inputs
+    (so a Tensor passed as an input and also reached through a closure stays that closure's state), and inputs that
+    are views or constants are also replayed on copies; in-place writes to a copy are copied back. The signature
+    is the inputs' shapes, dtypes and devices plus the values of the other arguments (which must be hashable): a new
+    signature (a smaller last batch, another Python float) starts its own lifecycle. At most `max_captures`
+    signatures are captured per function (per instance); beyond that calls run eagerly, with a `JitWarning`.
 
     Everything else the function touches is baked in: Tensors reached through closures or `self` are used by buffer
     identity (so update state with `assign`, which writes in place: weights, optimizer moments and the RNG counter
     then change on every replay), and Python values computed in the body are frozen. Returned Tensors get fresh
     storage on every replay, so a result is never overwritten by a later call; other returned values are returned as
-    captured. Pending `assign`s are completed at the end of every call, even when nothing returned depends on them.
+    captured. Pending `assign`s are completed at the end of every call, even when nothing returned depends on them,
+    and writes made between calls (`t.assign(...)`, `opt.param_groups[0]["lr"] = ...`) before the next one. Lazy
+    values built before a call keep the values eager execution gives them: the lazy tensors that read storage a
+    replay writes in place are realised before it (all lazy tensors that read storage, before a capture).
 
     Raises:
         JitError: reading tensor data (numpy/item/tolist/bool/float/int) during a capture; a function that launches
@@ -72,32 +79,33 @@ class Jit(Generic[R]):
         self.max_captures = max_captures
         self.owner = owner
         self.name = getattr(fn, "__qualname__", repr(fn))
-        self.attr_name = getattr(fn, "__name__", None)
         self.captures: dict[tuple[Any, ...], CapturedProgram] = {}
         self.warmed: set[tuple[Any, ...]] = set()
-        self.per_instance: weakref.WeakKeyDictionary[Any, Jit[R]] = weakref.WeakKeyDictionary()
+        self.per_instance: dict[int, Jit[R]] = {}  # id(instance) -> its Jit (removed when the instance dies)
         self.warned = False
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.attr_name = name
 
     def __get__(self, obj: Any, objtype: type | None = None) -> Any:
         if obj is None:
             return self
-        d = getattr(obj, "__dict__", None)
-        bound = d.get(self.attr_name) if isinstance(d, dict) and self.attr_name is not None else None
-        if not isinstance(bound, Jit):  # special methods (__call__) come here every time, not via the instance dict
-            bound = self.per_instance.get(obj) if _weakrefable(obj) else None
-        if bound is None:
-            bound = Jit(self.fn, self.max_captures, weakref.ref(obj) if _weakrefable(obj) else None)
-            if bound.owner is None:  # an object without weak references: bind strongly
-                bound.fn = self.fn.__get__(obj, objtype)  # type: ignore[attr-defined]
+        # one Jit per instance, found by identity (not ==) and kept out of the instance's __dict__, so copies,
+        # deep copies and pickles of the instance never carry (or share) another instance's captures
+        bound = self.per_instance.get(id(obj))
+        if bound is not None and bound.owner is not None and bound.owner() is obj:
+            return bound
+        if not _weakrefable(obj):  # an object without weak references: bind strongly, keep nothing
+            bound = Jit(self.fn.__get__(obj, objtype), self.max_captures)  # type: ignore[attr-defined]
             bound.name = self.name
-            if self.attr_name is not None and isinstance(getattr(obj, "__dict__", None), dict):
-                obj.__dict__[self.attr_name] = bound  # later lookups skip this descriptor
-            elif bound.owner is not None:
-                self.per_instance[obj] = bound
+            return bound
+        per_instance, key = self.per_instance, id(obj)
+
+        def forget(ref: weakref.ref[Any]) -> None:
+            if (b := per_instance.get(key)) is not None and b.owner is ref:
+                del per_instance[key]
+
+        bound = Jit(self.fn, self.max_captures, weakref.ref(obj, forget))
+        bound.name = self.name
+        per_instance[key] = bound
         return bound
 
     def reset(self) -> None:
@@ -118,24 +126,44 @@ class Jit(Generic[R]):
             args = (obj, *args)
         if not flag("JIT"):
             return self.fn(*args, **kwargs)
+        if pending_writes[0]:  # writes made before this call: a replay must see them, a capture must not record them
+            _complete_writes()
         key, tensors, plain = _signature(args, kwargs, self.owner is not None)
         program = self.captures.get(key)
         if program is not None:
-            return program.replay(plain if plain is not None else _prepare_inputs(tensors)[0])  # type: ignore
+            if plain is not None:
+                if program.writes and (recent or _watch):
+                    _keep_old_values(program, plain)
+                return program.replay(plain)  # type: ignore[no-any-return]
+            bufs, replaced = _prepare_inputs(tensors)
+            if program.writes and (recent or _watch):
+                _keep_old_values(program, bufs)
+            out = program.replay(bufs)
+            _write_back(tensors, replaced, {i for i in program.written_inputs if i in replaced})
+            return out  # type: ignore[no-any-return]
         bufs, replaced = _prepare_inputs(tensors)
-        if replaced:
-            args, kwargs = _substitute(args, kwargs, replaced)
-        if key not in self.warmed:
+        if key not in self.warmed:  # runs eagerly, on the inputs as given (a write to a view input reaches its base)
             if len(self.warmed) >= self.max_captures:
                 self._warn_full()
                 return self._run(args, kwargs, None)
             out = self._run(args, kwargs, None)
             self.warmed.add(key)
             return out
+        # the capture cannot tell which storage the body writes before it runs: every lazy reader of storage is
+        # realised first (once per capture), so a write the capture records is never undone for it by a replay
+        _keep_old_values(None, bufs)
+        # the capture runs on copies of every input (views and constants were copied above): an input slot is then
+        # exactly its copy's storage, never the storage of a Tensor the body also reaches through a closure or self
+        own = _fresh_copies(tensors, bufs, replaced)
+        args, kwargs = _substitute(args, kwargs, replaced)
         cap = Capture(self.name, _live_buffers())
-        out = self._run(args, kwargs, cap)
-        self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.created(), out, cap.initial)
-        return out
+        try:
+            out = self._run(args, kwargs, cap)
+            self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.created(), out, cap.initial)
+        finally:  # in-place writes to the copies reach the caller's tensors
+            _write_back(tensors, replaced, {i for i in replaced if id(bufs[i]) in cap.written})
+            _restore_grads(tensors, replaced)
+        return _unswap(out, tensors, replaced, own)  # type: ignore[no-any-return]
 
     def _run(self, args: tuple[Any, ...], kwargs: dict[str, Any], cap: Capture | None) -> Any:
         """Run the body (capturing into `cap` when given), then realise what it returns and its pending assigns."""
@@ -233,6 +261,8 @@ def _key_item(v: Any, tensors: list[Tensor], key: list[Any], top: bool) -> None:
         for k in sorted(v, key=repr):
             key.append(k)
             _key_item(v[k], tensors, key, False)
+    elif isinstance(v, (float, np.floating)):
+        key.append((type(v), float(v).hex()))  # -0.0 == 0.0 and nan != nan, but each is its own signature
     else:
         try:
             hash(v)
@@ -293,6 +323,74 @@ def _refuse_duplicates(tensors: list[Tensor], bufs: list[Buffer | None]) -> None
         seen[id(b)] = i
 
 
+def _fresh_copies(tensors: list[Tensor], bufs: list[Buffer | None], replaced: dict[int, Tensor]) -> dict[int, Buffer]:
+    """Copy every input not copied yet (same shape, dtype and contents, storage of its own) into `replaced` and
+    `bufs`; returns {input index: the caller's buffer} for the inputs copied here."""
+    own: dict[int, Buffer] = {}
+    for i, b in enumerate(bufs):
+        if b is not None and i not in replaced:
+            own[i] = b
+            t = tensors[i]
+            bufs[i] = Buffer(b.size, b.dtype, b.device, b.array.copy())  # no kernel: the capture records none
+            u = UOp(Ops.BUFFER, b.dtype, (), bufs[i])
+            replaced[i] = copy = Tensor(u if t.shape == u.shape else u.reshape(t.shape), device=t.device)
+            own_buffer(copy)
+    for i, copy in replaced.items():  # a leaf that requires grad: gradients accumulate on the copy, then move back
+        t = tensors[i]
+        if t._requires_grad:
+            copy.requires_grad = True
+            copy.grad = t.grad
+    return own
+
+
+def _restore_grads(tensors: list[Tensor], replaced: dict[int, Tensor]) -> None:
+    for i, copy in replaced.items():
+        if tensors[i]._requires_grad:
+            tensors[i].grad = copy.grad
+
+
+def _unswap(out: Any, tensors: list[Tensor], replaced: dict[int, Tensor], own: dict[int, Buffer]) -> Any:
+    """The capture call's return value with the copies made by `_fresh_copies` swapped back: a copy itself becomes
+    the caller's Tensor, a view of a copy the same view of the caller's Tensor (a member of its in-place group)."""
+    if not own:
+        return out
+    by_tensor = {id(replaced[i]): i for i in own}
+    by_buffer = {id(_plain_buffer(replaced[i])): i for i in own}
+
+    def swap(v: Any) -> Any:
+        if isinstance(v, Tensor):
+            if id(v) in by_tensor:
+                return tensors[by_tensor[id(v)]]
+            chain, base = strip_movement(v.uop)
+            if base.op is not Ops.BUFFER or id(base.arg) not in by_buffer:
+                return v
+            t = tensors[by_buffer[id(base.arg)]]
+            u = strip_movement(t.uop)[1]
+            for mv in reversed(chain):
+                u = UOp(mv.op, mv.dtype, (u,), mv.arg)
+            view = Tensor(u, device=t.device)
+            join_views(t, view)
+            return view
+        if isinstance(v, list):
+            return [swap(e) for e in v]
+        if isinstance(v, tuple):
+            items = [swap(e) for e in v]
+            return type(v)(*items) if hasattr(v, "_fields") else type(v)(items)
+        if isinstance(v, dict):
+            return {k: swap(e) for k, e in v.items()}
+        return v
+
+    return swap(out)
+
+
+def _write_back(tensors: list[Tensor], replaced: dict[int, Tensor], written: set[int]) -> None:
+    """Copy the copies of view inputs that the call wrote in place back into those views (and so their bases)."""
+    if written:
+        for i in sorted(written):
+            tensors[i].assign(replaced[i])
+        Tensor.realize(*(tensors[i] for i in sorted(written)))
+
+
 def _substitute(args: tuple[Any, ...], kwargs: dict[str, Any],
                 replaced: dict[int, Tensor]) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """`args`/`kwargs` with input Tensor number i (in signature order) replaced by `replaced[i]`."""
@@ -334,6 +432,71 @@ def _live_buffers() -> dict[int, Buffer]:
     return out
 
 
+# ---- lazy values that a replay's in-place writes must not reach ----
+
+# id(tensor) -> [weak reference, the UOp its buffers were listed for, ids of the buffers its graph reads]: the live
+# tensors that may be lazy readers of storage (filled from `inplace.recent`, pruned as they die or are realised)
+_watch: dict[int, list[Any]] = {}
+_BUFFER = Ops.BUFFER
+
+
+def _keep_old_values(program: CapturedProgram | None, ins: list[Buffer | None]) -> None:
+    """Realise the live lazy tensors whose graphs read storage that `program` writes in place on inputs `ins`
+    (every lazy reader of any storage when `program` is None), so they keep the value eager execution gives them:
+    a replay writes storage directly, without the copy-on-write of an eager realisation (frontend/inplace.py).
+
+    Only the tensors made since the last look (`inplace.recent`) and the lazy readers already watched are looked at;
+    when `recent` filled up, every live tensor."""
+    if len(recent) >= RECENT_CAP:
+        for t in list(all_tensors):
+            if not is_realized(t.uop):
+                _watch[id(t)] = [weakref.ref(t), None, frozenset()]
+    else:
+        for r in recent:
+            u = r()
+            if u is not None and u.uop.op is not _BUFFER and not is_realized(u.uop):  # a whole buffer: the usual
+                _watch[id(u)] = [r, None, frozenset()]
+    recent.clear()
+    if not _watch:
+        return
+    written: set[int] | None = None
+    if program is not None:
+        written = set(program.written_fixed)
+        written.update(id(ins[i]) for i in program.written_inputs)
+    hits: list[Tensor] = []
+    for key, entry in list(_watch.items()):
+        t = entry[0]()
+        if t is None or is_realized(t.uop):
+            _watch.pop(key, None)
+            continue
+        if entry[1] is not t.uop:
+            entry[1], entry[2] = t.uop, _buffer_ids(t.uop)
+        if not entry[2]:
+            _watch.pop(key, None)  # reads no storage (a write that gives it a new value puts it in `recent` again)
+        elif written is None or not entry[2].isdisjoint(written):
+            hits.append(t)
+    if hits:
+        Tensor.realize(*hits)
+        for t in hits:
+            _watch.pop(id(t), None)
+
+
+def _buffer_ids(u: UOp) -> frozenset[int]:
+    """Ids of the buffers the graph of `u` reads."""
+    out: set[int] = set()
+    seen: set[UOp] = set()
+    stack = [u]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if n.op is Ops.BUFFER:
+            out.add(id(n.arg))
+        stack.extend(n.src)
+    return frozenset(out)
+
+
 # ---- after the body ----
 
 
@@ -341,9 +504,21 @@ def _finish(out: Any) -> None:
     """Realise the Tensors in `out` and every pending assign, in one schedule."""
     todo: list[Tensor] = []
     _collect(out, todo)
-    for t in list(all_tensors):
-        if strip_movement(t.uop)[1].op is Ops.ASSIGN:
-            todo.append(t)
+    todo += _pending_assigns()
+    if todo:
+        Tensor.realize(*todo)
+
+
+def _pending_assigns() -> list[Tensor]:
+    """The live tensors whose value is a deferred in-place write (this clears `pending_writes`)."""
+    pending_writes[0] = False
+    return [t for t in list(all_tensors) if strip_movement(t.uop)[1].op is Ops.ASSIGN]
+
+
+def _complete_writes() -> None:
+    """Realise the in-place writes made before a call (outside the function), e.g. a new learning rate set with
+    `opt.param_groups[0]["lr"] = ...` or a weight written with `assign`."""
+    todo = _pending_assigns()
     if todo:
         Tensor.realize(*todo)
 

@@ -95,6 +95,16 @@ ALU_RENDER.update({op: _transcendental(name) for op, name in TRANSCENDENTAL.item
 
 TRANSCENDENTAL_IMPORTS = [f"{name}_{t}" for name in TRANSCENDENTAL.values() for t in ("f32", "f64")]
 
+# sin/cos/tan have a cheap variant for small arguments (float32 |x| < 2**20: no Payne-Hanek; float64 |x| < 2**29: no
+# libm branch, so the loop vectorises) that gives the same bits as the full function there. An innermost loop calling
+# them runs in blocks of TRIG_BLOCK: a first pass over the block checks every argument, then the block runs with the
+# small variants, or with the full functions when any argument is large, inf or NaN. Each element's value depends on
+# its own inputs only, and nothing is stored before the choice is made.
+TRIG = {Ops.SIN: "sin", Ops.COS: "cos", Ops.TAN: "tan"}
+TRIG_SMALL_LIMIT = {"f32": "np.float32(1048576.0)", "f64": "np.float64(536870912.0)"}
+TRIG_BLOCK = 512
+TRANSCENDENTAL_IMPORTS += [f"{name}_{t}_small" for name in TRIG.values() for t in ("f32", "f64")]
+
 
 class _Renderer:
     def __init__(self, prog: Program) -> None:
@@ -104,6 +114,7 @@ class _Renderer:
         self.scratch: set[str] = set()  # scratch arrays of blocked sums ("f32", "f64")
         self.ref: dict[str, str] = {}  # SSA name -> how it is read and written, when not as itself (lanes)
         self.lanes: list[str] = []  # SSA names kept per lane, in arrays of LANES elements
+        self.trig_small = False  # rendering the small-argument side of a trig loop (see TRIG)
 
     def cast(self, expr: str, dt: DType) -> str:
         if dt.name == "float16":
@@ -138,6 +149,8 @@ class _Renderer:
         assert isinstance(ins.op, Ops)
         operand_dt = self.dtypes[ins.srcs[-1]]
         expr = ALU_RENDER[ins.op](operand_dt, src)
+        if self.trig_small and ins.op in TRIG:
+            expr = expr.replace("(", "_small(", 1)
         if ins.dtype.is_bool:
             return expr
         return self.cast(expr, ins.dtype)
@@ -151,6 +164,8 @@ class _Renderer:
             self.blocked_loop(s, acc, depth)
         elif isinstance(s, Loop) and s.lanes:
             self.lane_loop(s, depth)
+        elif isinstance(s, Loop) and (checks := self.trig_checks(s)):
+            self.trig_loop(s, checks, depth)
         elif isinstance(s, Loop):
             self.dtypes[s.var] = dtypes.int64
             rng = "range(start, end)" if s.parallel else f"range({s.extent})"
@@ -242,6 +257,59 @@ class _Renderer:
                 self.dtypes[s.var] = dtypes.int64
                 self.lines.append(f"{pad}for {s.var} in range({s.extent}):")
                 self.lane_body(s.body, v, depth + 1)
+
+    def trig_checks(self, loop: Loop) -> list[tuple[str, str]]:
+        """(argument, "f32"/"f64") of each float sin/cos/tan in innermost `loop`, when the loop can run as a trig loop:
+        no loops or BLAS calls inside, not inside a lane loop, and no argument depends on a value the loop updates."""
+        if self.ref or self.trig_small or any(isinstance(s, (Loop, Gemm)) for s in loop.body):
+            return []
+        updated = {s.acc for s in loop.body if isinstance(s, AccUpdate)}
+        defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
+        checks = []
+        for s in loop.body:
+            if isinstance(s, Instr) and s.op in TRIG and s.dtype.is_float:
+                if self._slice([s.srcs[0]], defs) & updated:
+                    return []
+                checks.append((s.srcs[0], "f64" if s.dtype.itemsize == 8 else "f32"))
+        return checks
+
+    @staticmethod
+    def _slice(names: list[str], defs: dict[str, Instr]) -> set[str]:
+        """`names` and every name they are computed from inside the loop (and names read from outside it)."""
+        seen: set[str] = set()
+        stack = list(names)
+        while stack:
+            n = stack.pop()
+            if n not in seen:
+                seen.add(n)
+                if n in defs:
+                    stack.extend(defs[n].srcs)
+        return seen
+
+    def trig_loop(self, loop: Loop, checks: list[tuple[str, str]], depth: int) -> None:
+        """`loop` in blocks of TRIG_BLOCK: check the trig arguments of the block, then run it with the small-argument
+        variants when all are small and finite, else with the full functions (see TRIG)."""
+        pad, v = "    " * depth, loop.var
+        start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
+        self.dtypes[v] = dtypes.int64
+        defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
+        needed = self._slice([a for a, _ in checks], defs)
+        self.lines += [f"{pad}for {v}_t in range({start}, {stop}, {TRIG_BLOCK}):",
+                       f"{pad}    {v}_e = min({v}_t + {TRIG_BLOCK}, {stop})",
+                       f"{pad}    {v}_big = False",
+                       f"{pad}    for {v} in range({v}_t, {v}_e):"]
+        for s in loop.body:
+            if isinstance(s, Instr) and s.name in needed:
+                self.stmt(s, depth + 2)
+        for arg, t in checks:
+            self.lines.append(f"{pad}        {v}_big = {v}_big | (not (abs({arg}) < {TRIG_SMALL_LIMIT[t]}))")
+        for small in (False, True):
+            self.lines += [f"{pad}    {'if' if not small else 'else'}{f' {v}_big' if not small else ''}:",
+                           f"{pad}        for {v} in range({v}_t, {v}_e):"]
+            self.trig_small = small
+            for s in loop.body:
+                self.stmt(s, depth + 3)
+            self.trig_small = False
 
     def blocked_sum(self, loop: Loop) -> AccUpdate | None:
         """The float32/float64 sum a `blocked` loop accumulates, if that is what it does."""

@@ -11,13 +11,16 @@ pow per C99 (pow(x, 0) = 1, pow(-8, 1/3) = nan, pow(-2, 3) = -8, pow(-0, -1) = -
 Method: range reduction, then minimax polynomials fitted by ``fit_minimax`` (Remez in long double; ``python -m
 lazyarr.kernels.transcendental`` reprints the tables); pi, ln 2 and 2/pi come from integer arithmetic below.
 Cody-Waite constants are split so that k * chunk is exact; 2**k is applied as two normal factors so overflow and
-subnormal results round once; log splits the mantissa at sqrt(1/2). float32 exp, exp2, log, log2, sin, cos, tanh and
-sigmoid compute in float32 (8 lanes per AVX register); float32 expm1, log1p, tan, erf and pow compute in float64
-with shorter polynomials, where float32 would cancel too much for 2 ulp. float32 sin/cos/tan reduce every input with
-a table-free Payne-Hanek (``_reduce_f32``): exact for all float32, paid for by every lane, because a rarely taken
-branch cannot be: LLVM vectorises a branch by running both sides. float64 sin/cos/tan use an error-free Cody-Waite
-below |x| = 2**29 and call libm above it, as an opaque call, so loops around them stay scalar (llvm.sin there
-would be speculated into every lane; a float64 Payne-Hanek would select ~1100 bits of 2/pi per lane).
+subnormal results round once; log splits the mantissa at sqrt(1/2). float32 exp, exp2, log, log2, sin, cos, tanh,
+sigmoid and erf compute in float32 (8 lanes per AVX register); float32 expm1, log1p, tan and pow compute in float64
+with shorter polynomials, where float32 would cancel too much for 2 ulp. float32 sin/cos/tan reduce inputs below
+2**20 by Cody-Waite in float64 and the rest by a table-free Payne-Hanek (``_reduce_f32``), both paid for by every
+lane, because a rarely taken branch cannot be: LLVM vectorises a branch by running both sides. float64 sin/cos/tan
+use an error-free Cody-Waite below |x| = 2**29 and call libm above it, as an opaque call, so loops around them stay
+scalar (llvm.sin there would be speculated into every lane; a float64 Payne-Hanek would select ~1100 bits of 2/pi
+per lane). Hence ``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there): kernels check
+each block of arguments first and call them when all are small (render_numba.TRIG), which makes a float32 sin loop
+1.7x faster and float64 loops vectorise.
 pow_f64 keeps log|x| and y log|x| in double-double.
 
 Decorators: numba.njit(cache=True, fastmath=False, nogil=True, error_model="numpy"); fastmath stays off because
@@ -40,7 +43,8 @@ inner loop also stops the vectoriser). A loop calling exp_f32 and sin_f32 compil
 Max error in ulp against NumPy's float64 result (rounded to float32 for _f32; math.erf for erf, long double for
 sigmoid), over 2**16 log-uniform inputs plus focus ranges and special values per function; see
 tests/unit/test_transcendental.py (run with -s to print them). sin/cos/tan_f32 were also run on every float32 of
-ten binades from 2**-1 to 2**127: max 1 ulp.
+ten binades from 2**-1 to 2**127, sin/cos/tan_f32_small on the three float32s nearest each multiple of pi/2 below
+2**20, and erf_f32 on every float32 in [0.6, 1.4] (around its switch at 0.921875): max 1 ulp.
 
     | op      | f32 | f64 |    | op      | f32 | f64 |
     |---------|-----|-----|    |---------|-----|-----|
@@ -70,7 +74,7 @@ __all__ = [
     f"{op}_{t}"
     for op in ("exp", "exp2", "expm1", "log", "log2", "log1p", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "pow")
     for t in ("f32", "f64")
-]
+] + [f"{op}_{t}_small" for op in ("sin", "cos", "tan") for t in ("f32", "f64")]
 
 _jit = numba.njit(cache=True, fastmath=False, nogil=True, error_model="numpy")
 _jit_inline = numba.njit(cache=True, fastmath=False, nogil=True, error_model="numpy", inline="always")
@@ -186,6 +190,8 @@ _PIO2 = math.pi / 2
 _TWO_OVER_PI_F = 2.0 / math.pi
 _PIO2_F64 = _chunks(_PI, _P + 1, 23, 5)  # float64 arguments: exact k * chunk for |k| < 2**30
 _F64_TRIG_LIMIT = float(2**29)  # |x| beyond this: float64 sin/cos/tan fall back to libm (see module docstring)
+_F32_TRIG_SMALL = F32(2.0**20)  # float32 |x| below this: Cody-Waite in float64 (_reduce_f32_small)
+_PIO2_F32_ARGS = _chunks(_PI, _P + 1, 33, 3)  # k * chunk exact for |k| < 2**20 (k = round(x 2/pi), |x| < 2**20)
 # 2/pi bits 1..256 (after the binary point) as four int64 words, most significant bit first, for Payne-Hanek
 _TWO_OVER_PI_WORDS = tuple(
     int(np.uint64((_TWO_OVER_PI >> (_P - 64 * (w + 1))) & (2**64 - 1)).view(np.int64)) for w in range(4)
@@ -202,6 +208,7 @@ _SQRT_HALF_BITS_F32 = int(F32(math.sqrt(0.5)).view(np.int32))
 _TWO_THIRDS_HI = 2.0 / 3.0
 _TWO_THIRDS_LO = float(np.longdouble(2) / 3 - np.longdouble(_TWO_THIRDS_HI))
 _ERF_SMALL = 0.84375  # |x| below: erf by its odd polynomial; above: 1 - erfc
+_ERF_SMALL_F32 = 0.921875  # the same for float32, whose 1 - erfc side stops at 4 (erf rounds to 1 from 3.92)
 _ERFC_MOBIUS = 3.0  # erfc(x) e**(x*x) is fitted in s = (x - 3) / (x + 3)
 
 
@@ -270,18 +277,16 @@ _TANH_F32 = _f32_tuple(-0.33333313, 0.13332452, -0.05383743, 0.021007463, -0.006
 _ERF_F64 = (0.12837916709551256, -0.37612638903183376, 0.11283791670934185, -0.026866170640577485,
             0.005223977574534024, -0.000854832369472724, 0.00012055196871577682, -1.4922061106144616e-05,
             1.640090992580994e-06, -1.5709717545869904e-07, 1.0713286703124734e-08)
-# degree 6, max weighted error 2**-32.9
-_ERF_LOW = (0.1283791669574607, -0.3761263703790993, 0.11283750167793247, -0.02686268147334851, 0.005209887484657648,
-            -0.0008252238376878177, 8.876226527087032e-05)
+# degree 6, max weighted error 2**-31.2
+_ERF_F32 = _f32_tuple(0.12837917, -0.37612635, 0.11283696, -0.026859399, 0.0052010324, -0.0008142704, 8.3701e-05)
 # degree 16, max weighted error 2**-57.2
 _ERFC_F64 = (0.17900115118138996, -0.3262335600430372, 0.24560380171233118, -0.1501159365007735, 0.07166583719794073,
              -0.02439249931895711, 0.004269136334603386, 0.0007077464494331902, -0.000597061986214774,
              4.5255085101841765e-05, 6.405692687888687e-05, -1.2858037435363006e-05, -7.979236827566992e-06,
              2.1046758427019783e-06, 1.2457246820343334e-06, -2.504393090959724e-07, -1.8826765570783753e-07)
-# degree 9, max weighted error 2**-32.3
-_ERFC_LOW = (0.17900115117329596, -0.32623356082587646, 0.24560380508634333, -0.15011586666429758, 0.07166569121309316,
-             -0.0243942857769643, 0.004270491327409855, 0.0007260062504442542, -0.0005926939204719332,
-             -2.228567366908202e-05)
+# degree 7, max weighted error 2**-28.4
+_ERFC_F32 = _f32_tuple(0.17900115, -0.32623354, 0.24560387, -0.15011801, 0.07165568, -0.02434455, 0.004660754,
+                       0.0015539281)
 # fmt: on
 # END TABLES
 
@@ -563,10 +568,34 @@ def log1p_f32(x):  # type: ignore[no-untyped-def]
 # ---------------------------------------------------------------------------------------------------------------
 
 
-@_jit
+@_jit_inline
+def _reduce_f32_small(ax):  # type: ignore[no-untyped-def]
+    """(q, r_hi, r_lo) as `_reduce_f32`, for 0 <= ax < _F32_TRIG_SMALL: Cody-Waite in float64. ax - k c0 is exact
+    (k c0 is exact and within a factor 2 of ax), the two later products are exact, so r keeps ~2**-52 relative
+    accuracy even for the float32s closest to multiples of pi/2."""
+    x = F64(ax)
+    t = x * _TWO_OVER_PI_F + _ROUND
+    k = t - _ROUND
+    r = ((x - k * _PIO2_F32_ARGS[0]) - k * _PIO2_F32_ARGS[1]) - k * _PIO2_F32_ARGS[2]
+    r_hi = F32(r)
+    return np.int64(_bits(t)), r_hi, F32(r - r_hi)
+
+
+@_jit_inline
 def _reduce_f32(ax):  # type: ignore[no-untyped-def]
     """(q, r_hi, r_lo) with ax = q pi/2 + r_hi + r_lo (mod 2 pi), |r| <= pi/4, r_hi + r_lo float32s good to ~2**-45,
-    for every finite float32 ax >= 0.
+    for every finite float32 ax >= 0: `_reduce_f32_small` below _F32_TRIG_SMALL (so the small-argument kernels
+    give the same bits), `_reduce_f32_large` above.
+    """
+    qs, hs, ls = _reduce_f32_small(ax)
+    ql, hl, ll = _reduce_f32_large(ax)
+    small = ax < _F32_TRIG_SMALL
+    return (qs if small else ql), (hs if small else hl), (ls if small else ll)
+
+
+@_jit_inline
+def _reduce_f32_large(ax):  # type: ignore[no-untyped-def]
+    """(q, r_hi, r_lo) as `_reduce_f32`, for every finite float32 ax >= 0.
 
     Payne-Hanek without a table, for every ax >= 2**-20 (below, r = ax): ax = m 2**E with an integer m < 2**24, so
     the bits of 2/pi worth 4/2**E and more only add multiples of 4 quadrants. The 96 bits after them are cut out of
@@ -595,7 +624,7 @@ def _reduce_f32(ax):  # type: ignore[no-untyped-def]
     tiny = ax < F32(2.0**-20)
     r = F64(ax) if tiny else r
     r_hi = F32(r)
-    return (0 if tiny else n), r_hi, F32(r - r_hi)
+    return np.int64(0 if tiny else n), r_hi, F32(r - r_hi)
 
 
 @_jit
@@ -615,27 +644,21 @@ def _cos_f32(h, lo):  # type: ignore[no-untyped-def]
 
 
 @_jit_inline
-def sin_f32(x):  # type: ignore[no-untyped-def]
-    """sin x for every float32."""
-    q, h, lo = _reduce_f32(abs(x))
+def _sin_q(x, q, h, lo):  # type: ignore[no-untyped-def]
     y = _cos_f32(h, lo) if q & 1 else _sin_f32(h, lo)
     y = -y if (q & 2 != 0) != (_bits(x) < 0) else y  # sin is odd (and sin(-0) = -0)
     return y if abs(x) < F32(np.inf) else x - x
 
 
 @_jit_inline
-def cos_f32(x):  # type: ignore[no-untyped-def]
-    """cos x for every float32."""
-    q, h, lo = _reduce_f32(abs(x))
+def _cos_q(x, q, h, lo):  # type: ignore[no-untyped-def]
     y = _sin_f32(h, lo) if q & 1 else _cos_f32(h, lo)
     y = -y if (q + 1) & 2 else y
     return y if abs(x) < F32(np.inf) else x - x
 
 
 @_jit_inline
-def tan_f32(x):  # type: ignore[no-untyped-def]
-    """tan x for every float32 (the quotient in float64)."""
-    q, h, lo = _reduce_f32(abs(x))
+def _tan_q(x, q, h, lo):  # type: ignore[no-untyped-def]
     r = F64(h) + F64(lo)
     z = r * r
     s = r + r * z * _horner(z, _SIN_LOW)
@@ -643,6 +666,48 @@ def tan_f32(x):  # type: ignore[no-untyped-def]
     y = F32(-c / s if q & 1 else s / c)
     y = -y if _bits(x) < 0 else y
     return y if abs(x) < F32(np.inf) else x - x
+
+
+@_jit_inline
+def sin_f32(x):  # type: ignore[no-untyped-def]
+    """sin x for every float32."""
+    q, h, lo = _reduce_f32(abs(x))
+    return _sin_q(x, q, h, lo)
+
+
+@_jit_inline
+def cos_f32(x):  # type: ignore[no-untyped-def]
+    """cos x for every float32."""
+    q, h, lo = _reduce_f32(abs(x))
+    return _cos_q(x, q, h, lo)
+
+
+@_jit_inline
+def tan_f32(x):  # type: ignore[no-untyped-def]
+    """tan x for every float32 (the quotient in float64)."""
+    q, h, lo = _reduce_f32(abs(x))
+    return _tan_q(x, q, h, lo)
+
+
+@_jit_inline
+def sin_f32_small(x):  # type: ignore[no-untyped-def]
+    """sin x for float32 |x| < _F32_TRIG_SMALL (same bits as sin_f32 there), with no Payne-Hanek work."""
+    q, h, lo = _reduce_f32_small(abs(x))
+    return _sin_q(x, q, h, lo)
+
+
+@_jit_inline
+def cos_f32_small(x):  # type: ignore[no-untyped-def]
+    """cos x for float32 |x| < _F32_TRIG_SMALL (same bits as cos_f32 there)."""
+    q, h, lo = _reduce_f32_small(abs(x))
+    return _cos_q(x, q, h, lo)
+
+
+@_jit_inline
+def tan_f32_small(x):  # type: ignore[no-untyped-def]
+    """tan x for float32 |x| < _F32_TRIG_SMALL (same bits as tan_f32 there)."""
+    q, h, lo = _reduce_f32_small(abs(x))
+    return _tan_q(x, q, h, lo)
 
 
 @_jit
@@ -682,6 +747,12 @@ def sin_f64(x):  # type: ignore[no-untyped-def]
     """sin x; |x| >= 2**29 goes to libm (a branch that stops loops around it from vectorising)."""
     if abs(x) >= _F64_TRIG_LIMIT:
         return _libm("sin", x)
+    return sin_f64_small(x)
+
+
+@_jit_inline
+def sin_f64_small(x):  # type: ignore[no-untyped-def]
+    """sin x for |x| < 2**29 (no libm branch, so loops around it vectorise)."""
     q, h, lo = _reduce_f64(x)
     y = _cos_dd(h, lo) if q & 1 else _sin_dd(h, lo)
     y = x if x == 0 else y
@@ -693,6 +764,12 @@ def cos_f64(x):  # type: ignore[no-untyped-def]
     """cos x; |x| >= 2**29 goes to libm."""
     if abs(x) >= _F64_TRIG_LIMIT:
         return _libm("cos", x)
+    return cos_f64_small(x)
+
+
+@_jit_inline
+def cos_f64_small(x):  # type: ignore[no-untyped-def]
+    """cos x for |x| < 2**29 (no libm branch, so loops around it vectorise)."""
     q, h, lo = _reduce_f64(x)
     y = _sin_dd(h, lo) if q & 1 else _cos_dd(h, lo)
     return -y if (q + 1) & 2 else y
@@ -703,6 +780,12 @@ def tan_f64(x):  # type: ignore[no-untyped-def]
     """tan x; |x| >= 2**29 goes to libm."""
     if abs(x) >= _F64_TRIG_LIMIT:
         return _libm("tan", x)
+    return tan_f64_small(x)
+
+
+@_jit_inline
+def tan_f64_small(x):  # type: ignore[no-untyped-def]
+    """tan x for |x| < 2**29 (no libm branch, so loops around it vectorise)."""
     q, h, lo = _reduce_f64(x)
     s = _sin_dd(h, lo)
     c = _cos_dd(h, lo)
@@ -759,14 +842,14 @@ def sigmoid_f32(x):  # type: ignore[no-untyped-def]
 
 
 @_jit_inline
-def _erf64(x, split_square, c_small, c_erfc, c_exp):  # type: ignore[no-untyped-def]
+def _erf64(x, c_small, c_erfc, c_exp):  # type: ignore[no-untyped-def]
     """erf x: x + x P(x*x) below _ERF_SMALL; above, 1 - e**-(b*b) G(s) with G fitted in s = (b - 3) / (b + 3).
-    split_square: carry the rounding error of b*b into the exponential (float32 inputs square exactly)."""
+    The rounding error of b*b is carried into the exponential."""
     a = abs(x)
     small = a + a * _horner(a * a, c_small)
     b = _clamp(a, _ERF_SMALL, 6.0)
     g = _horner((b - _ERFC_MOBIUS) / (b + _ERFC_MOBIUS), c_erfc)
-    sq, sq_lo = _two_prod(b, b) if split_square else (b * b, 0.0)
+    sq, sq_lo = _two_prod(b, b)
     big = 1.0 - _exp_dd(-sq, -sq_lo, c_exp) * g
     return math.copysign(small if a <= _ERF_SMALL else big, x)
 
@@ -774,13 +857,19 @@ def _erf64(x, split_square, c_small, c_erfc, c_exp):  # type: ignore[no-untyped-
 @_jit_inline
 def erf_f64(x):  # type: ignore[no-untyped-def]
     """Error function."""
-    return _erf64(x, True, _ERF_F64, _ERFC_F64, _EXP_F64)
+    return _erf64(x, _ERF_F64, _ERFC_F64, _EXP_F64)
 
 
 @_jit_inline
 def erf_f32(x):  # type: ignore[no-untyped-def]
-    """Error function (computed in float64)."""
-    return F32(_erf64(F64(x), False, _ERF_LOW, _ERFC_LOW, _EXP_LOW))
+    """Error function: x + x P(x*x) below _ERF_SMALL_F32, 1 - e**-(b*b) G(s) above (as `_erf64`, in float32; the
+    rounding of b*b moves the result by < 0.2 ulp there, since erfc is small where b*b is large)."""
+    a = abs(x)
+    small = a + a * _horner(a * a, _ERF_F32)
+    b = _clamp(a, F32(_ERF_SMALL_F32), F32(4.0))
+    g = _horner((b - F32(_ERFC_MOBIUS)) / (b + F32(_ERFC_MOBIUS)), _ERFC_F32)
+    big = F32(1.0) - exp_f32(-(b * b)) * g
+    return math.copysign(small if a <= F32(_ERF_SMALL_F32) else big, x)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -967,6 +1056,7 @@ def _specs() -> dict[str, tuple]:
     from_s = lambda s: k * (1 + s) / (1 - s)
     erfc_g = lambda s: _erfc_scaled_ld(from_s(s))
     s_lo, s_hi = (_LD(_ERF_SMALL) - k) / (_LD(_ERF_SMALL) + k), (_LD(6) - k) / (_LD(6) + k)
+    s_lo32, s_hi32 = (_LD(_ERF_SMALL_F32) - k) / (_LD(_ERF_SMALL_F32) + k), (_LD(4) - k) / (_LD(4) + k)
     tiny = _LD(1e-12)
     return {
         "_EXP_F32": ("f32", exp_p, -h, h, 4, exp_w),
@@ -989,9 +1079,9 @@ def _specs() -> dict[str, tuple]:
         "_COS_F32": ("f32", cos_c, trig_z * tiny, trig_z, 2, cos_w),
         "_TANH_F32": ("f32", tanh_p, tanh_z * _LD(1e-6), tanh_z, 4, lambda z: z * np.sqrt(z) / np.tanh(np.sqrt(z))),
         "_ERF_F64": ("f64", erf_p, tiny, _LD(_ERF_SMALL) ** 2, 10, erf_w),
-        "_ERF_LOW": ("f64", erf_p, tiny, _LD(_ERF_SMALL) ** 2, 6, erf_w),
+        "_ERF_F32": ("f32", erf_p, tiny, _LD(_ERF_SMALL_F32) ** 2, 6, erf_w),
         "_ERFC_F64": ("f64", erfc_g, s_lo, s_hi, 16, lambda s: 1 / erfc_g(s)),
-        "_ERFC_LOW": ("f64", erfc_g, s_lo, s_hi, 9, lambda s: 1 / erfc_g(s)),
+        "_ERFC_F32": ("f32", erfc_g, s_lo32, s_hi32, 7, lambda s: 1 / erfc_g(s)),
     }
 
 

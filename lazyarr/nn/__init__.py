@@ -14,6 +14,7 @@ from lazyarr.frontend.nn_ops import pair
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.nn import functional
 from lazyarr.nn import functional as F
+from lazyarr.nn import state  # `nn.state.save(...)`, as the README writes it
 from lazyarr.nn.module import IncompatibleKeys, Module, Parameter, StateDictError, is_parameter
 
 
@@ -420,4 +421,4 @@ __all__ = ["Module", "Parameter", "is_parameter", "StateDictError", "Incompatibl
            "Identity", "Linear", "Conv2d", "MaxPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm",
            "Embedding", "Dropout", "Flatten", "ReLU", "LeakyReLU", "Sigmoid", "Tanh", "GELU", "SiLU", "ELU", "Softplus",
            "Softmax", "LogSoftmax", "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "BCEWithLogitsLoss",
-           "functional"]
+           "functional", "state"]

@@ -201,7 +201,7 @@ class Module:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         for p in self.parameters():
-            p.grad = None if set_to_none else p.zeros_like()
+            p.grad = None if set_to_none or p.grad is None else p.zeros_like()  # PyTorch: a missing grad stays None
 
     # ---- state ----
     def state_dict(self, destination: dict[str, Tensor] | None = None, prefix: str = "",

@@ -79,6 +79,9 @@ def test_rounding_has_zero_gradient() -> None:
     x = Tensor(X * 5, requires_grad=True)
     ((x.floor() + x.ceil() + x.trunc() + x.round()) * 2 + x).sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), np.ones_like(X))
+    y = Tensor(X, requires_grad=True)
+    (y.floor() + y // 2).sum().backward()  # only through rounding: zeros, as in PyTorch (not an error)
+    np.testing.assert_array_equal(y.grad.numpy(), np.zeros_like(X))
 
 
 A = rng.uniform(0.5, 1.5, (2, 3))

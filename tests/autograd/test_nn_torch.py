@@ -117,6 +117,9 @@ def test_layer_norm() -> None:
 # ---- activations ----
 
 ACT = {
+    "relu": (F.relu, TF.relu),  # the gradient at exactly 0 is 0
+    # a value equal to a bound (0 and 120 below) passes its whole gradient, as in torch.clamp
+    "clamp": (lambda x: x.clamp(0.0, 120.0), lambda x: x.clamp(0.0, 120.0)),
     "sigmoid": (F.sigmoid, torch.sigmoid),
     "gelu_tanh": (lambda x: F.gelu(x, "tanh"), lambda x: TF.gelu(x, approximate="tanh")),
     "softplus": (lambda x: F.softplus(x, 2.0, 5.0), lambda x: TF.softplus(x, 2.0, 5.0)),
@@ -183,6 +186,14 @@ def test_regression_and_binary_losses() -> None:
 def test_nll_loss_rejects_out_of_range_targets() -> None:
     with pytest.raises(IndexError, match="out of bounds"):
         F.nll_loss(Tensor(LOGITS), Tensor(np.array([0, 5, 1, 1, 1, 1])))
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.2])
+def test_cross_entropy_with_every_target_ignored_has_zero_gradient(smoothing: float) -> None:
+    # the mean over zero weights is NaN (as in PyTorch) but the gradient is 0, not NaN
+    ignored = np.full(6, -100)
+    compare(lambda x: F.cross_entropy(x, Tensor(ignored), label_smoothing=smoothing),
+            lambda x: TF.cross_entropy(x, torch.tensor(ignored), label_smoothing=smoothing), LOGITS)
 
 
 # ---- embedding, linear, dropout ----

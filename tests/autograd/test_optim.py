@@ -130,6 +130,12 @@ def test_step_keeps_buffer_identity_and_skips_params_without_grad() -> None:
     assert a.uop is buf  # updated in place
     np.testing.assert_array_equal(b.numpy(), 1)
     assert (a.numpy() < 1).all()
+    # zero_grad(set_to_none=False) zeroes existing grads only (PyTorch): b, never given one, is still skipped
+    wd = optim.SGD([a, b], lr=0.1, weight_decay=0.5)
+    wd.zero_grad(set_to_none=False)
+    assert b.grad is None and a.grad is not None
+    wd.step()
+    np.testing.assert_array_equal(b.numpy(), 1)
 
 
 def test_optimizer_argument_errors() -> None:

@@ -122,3 +122,12 @@ def test_plain_object_state() -> None:
     state.load_state_dict(h, new)
     np.testing.assert_array_equal(h.extra["t"].numpy(), [3.0, 3.0])
     np.testing.assert_array_equal(h.layers[1].bias.numpy(), [3.0])
+
+
+def test_nn_state_is_reachable_as_the_readme_writes_it() -> None:
+    # a fresh interpreter: in this file `from lazyarr.nn import state` has already bound the attribute
+    import subprocess
+    import sys
+
+    code = "from lazyarr import nn; nn.state.save, nn.state.load"
+    subprocess.run([sys.executable, "-c", code], check=True)

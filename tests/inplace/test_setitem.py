@@ -155,3 +155,13 @@ def test_setitem_loop_three_times() -> None:
         a[k, ::2] += k + 1
         a[[k + 1]] = a[[k]] * 2
     assert_matches(x, a)
+
+
+@pytest.mark.parametrize("idx", [([1, 0], slice(None), [0, 3]), ([[0], [1]], [2, 0], slice(1, 3))])
+def test_scatter_with_broadcast_or_separated_indices(idx: Any) -> None:
+    # the flattened index ends in a broadcast: it is not a view of the target (it used to realise the target instead)
+    a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    x = Tensor(a.copy())
+    x[idx] = -1.0
+    a[idx] = -1.0
+    assert_matches(x, a)

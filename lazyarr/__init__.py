@@ -32,3 +32,11 @@ __all__ = ["Tensor", "Context", "jit", "JitError", "JitWarning", "NumpyFallbackW
            "nn", "optim", "gradient", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "dtypes", "DType", "stats", "reset_stats", "Stats", "AxisError", "bool_", "int8",
            "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]
+
+
+def __getattr__(name: str) -> DType:
+    # `lazyarr.bool` like `lazyarr.dtypes.bool` (NumPy 2's `np.bool`, torch's `torch.bool`); a module attribute
+    # rather than a global so that it does not shadow the builtin inside this module
+    if name == "bool":
+        return bool_
+    raise AttributeError(f"module 'lazyarr' has no attribute {name!r}")

@@ -32,6 +32,20 @@ class DType:
     def __reduce__(self) -> str:
         return self.name  # pickles as the module-level singleton
 
+    def __eq__(self, other: object) -> bool:
+        """Equal to itself and, like a NumPy dtype, to what `np.dtype` makes the same dtype of (`np.float32`,
+        `np.dtype("float32")`, `"float32"`, `"f4"`), so that NumPy code's `x.dtype == np.float32` works."""
+        if isinstance(other, DType):
+            return self is other
+        if other is None or not isinstance(other, (str, type, np.dtype)):
+            return NotImplemented
+        try:
+            return bool(np.dtype(self.np_name) == np.dtype(other))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    __hash__ = object.__hash__  # the singletons hash by identity (equal DTypes are the same object)
+
     @property
     def dtype(self) -> np.dtype:
         """The NumPy dtype (lets `np.dtype(lazyarr.float32)` work)."""
@@ -111,6 +125,8 @@ def to_dtype(x: Any) -> DType:
         npd = np.dtype(x)
     except TypeError as e:
         raise TypeError(f"data type {x!r} not understood") from e
+    if npd.byteorder not in "=|" and npd.kind in "biuf":
+        npd = npd.newbyteorder("=")  # big-endian data (e.g. from a file) is the same dtype in native order
     if npd not in _BY_NP:
         raise DTypeError(f"lazyarr does not support dtype {npd} (supported: {', '.join(BY_NAME)})")
     return _BY_NP[npd]

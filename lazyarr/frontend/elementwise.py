@@ -178,6 +178,12 @@ class ElementwiseMixin:
     def __rmod__(self: Tensor, o: Any) -> Tensor:
         return self.mod(o, True)
 
+    def __divmod__(self: Tensor, o: Any) -> tuple[Tensor, Tensor]:
+        return self.floordiv(o), self.mod(o)
+
+    def __rdivmod__(self: Tensor, o: Any) -> tuple[Tensor, Tensor]:
+        return self.floordiv(o, True), self.mod(o, True)
+
     def __pow__(self: Tensor, o: Any) -> Tensor:
         return self.pow(o)
 

@@ -613,14 +613,20 @@ def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> A
             before = _piece(x, ax, slice(0, 1)).expand(tuple(b if i == ax else s for i, s in enumerate(x.shape)))
             after = _piece(x, ax, slice(n - 1, n)).expand(tuple(a if i == ax else s for i, s in enumerate(x.shape)))
         elif mode == "reflect":
-            before, after = _piece(x, ax, slice(b, 0, -1)), _piece(x, ax, slice(n - 2, n - 2 - a, -1))
+            before, after = _piece(x, ax, slice(b, 0, -1)), _piece(x, ax, _down(n - 2, a))
         elif mode == "symmetric":
             before = _piece(x, ax, slice(b - 1, None, -1) if b else slice(0, 0))
-            after = _piece(x, ax, slice(n - 1, n - 1 - a, -1))
+            after = _piece(x, ax, _down(n - 1, a))
         else:
             before, after = _piece(x, ax, slice(n - b, n)), _piece(x, ax, slice(0, a))
         x = before.cat(x, after, dim=ax)
     return x
+
+
+def _down(start: int, count: int) -> slice:
+    """`count` indices down from `start`; a stop of -1 would mean the last element, so it becomes None."""
+    stop = start - count
+    return slice(start, stop if stop >= 0 else None, -1)
 
 
 def _piece(x: Tensor, ax: int, sl: slice) -> Tensor:

@@ -17,6 +17,7 @@ from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.frontend.elementwise import broadcast_shape
 from lazyarr.frontend.numpy_api import UFUNC_METHODS, is_tensor, numpy_fallback, write_into
+from lazyarr.frontend.reduce import scan
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.uop import UOp
@@ -530,7 +531,10 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
     calc = dtypes.float32 if res_dt is dtypes.float16 and op in (Ops.ADD, Ops.MUL) else res_dt
     xc = x.cast(res_dt).cast(calc)
     if where is not True:
-        xc = _where_mask(where, xc).broadcast_to(xc.shape).where(xc, Tensor(UOp.const(identity, calc)))
+        # masked-out elements are the ufunc's own identity; `initial` is combined once, below (for maximum/minimum,
+        # which have none, it is idempotent)
+        fill = IDENTITY.get(ufunc, identity)
+        xc = _where_mask(where, xc).broadcast_to(xc.shape).where(xc, Tensor(UOp.const(fill, calc)))
     r = xc._new(xc.uop.reduce(op, axes))
     if initial is not _NoValue:
         r = combine(op, r, Tensor(UOp.const(initial, calc), device=x.device))
@@ -544,18 +548,6 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
         write_into(out, r, name)
         return out
     return r
-
-
-def scan(x: Tensor, axis: int, op: Ops) -> Tensor:
-    """Inclusive scan of `x` along `axis` with a reduction op, as one masked reduction over a triangle (lazy)."""
-    n = x.shape[axis]
-    moved = x.transpose(axis, -1) if axis != x.ndim - 1 else x
-    i = iota(n, x)
-    tri = i.reshape(n, 1) >= i.reshape(1, n)  # tri[out, src]
-    ident = {Ops.ADD: 0, Ops.MUL: 1, Ops.MAX: dtypes.min_value(x.dtype), Ops.MIN: dtypes.max_value(x.dtype)}[op]
-    vals = tri.where(moved.unsqueeze(-2), Tensor(UOp.const(ident, x.dtype), device=x.device))
-    out = vals._new(vals.uop.reduce(op, (vals.ndim - 1,))).squeeze(-1)
-    return out.transpose(axis, -1) if axis != x.ndim - 1 else out
 
 
 def accumulate(ufunc: np.ufunc, x: Tensor, axis: int = 0, dtype: Any = None, out: Any = None) -> Any:

@@ -148,7 +148,8 @@ class ReduceMixin:
         return shifted - shifted.exp().sum(a, keepdims=True).log()
 
     def cumsum(self: Tensor, axis: int | None = None, dim: int | None = None) -> Tensor:
-        """Running sum along `axis` (flattened when None, like NumPy), as a masked sum over a triangle."""
+        """Running sum along `axis` (flattened when None, like NumPy); small ints and bool accumulate in (u)int64,
+        float16 in float32. See `scan`."""
         a = dim if dim is not None else axis
         if a is None:
             return self.reshape(-1).cumsum(0)
@@ -156,12 +157,8 @@ class ReduceMixin:
         x = self
         if x.dtype.is_bool or (x.dtype.is_int and x.dtype.itemsize < 8):
             x = x.cast(dtypes.uint64 if x.dtype.is_unsigned else dtypes.int64)
-        n = self.shape[a]
-        moved = x.transpose(a, -1) if a != self.ndim - 1 else x
-        i = self._new(UOp(Ops.IOTA, dtypes.int64, (), n))
-        tri = i.reshape(n, 1) >= i.reshape(1, n)  # tri[out, src]
-        out = (moved.unsqueeze(-2) * tri.cast(x.dtype)).sum(-1)
-        return out.transpose(a, -1) if a != self.ndim - 1 else out
+        acc = x.cast(dtypes.float32) if x.dtype is dtypes.float16 else x
+        return scan(acc, a, Ops.ADD).cast(x.dtype)
 
     def matmul(self: Tensor, other: Any) -> Tensor:
         """Matrix product with NumPy's rules: 1-D operands are promoted and the added dim removed; batch dims broadcast."""
@@ -194,3 +191,41 @@ class ReduceMixin:
 
     def __rmatmul__(self: Tensor, other: Any) -> Tensor:
         return type(self)(other, device=self.device).matmul(self)
+
+
+SCAN_BLOCK = 64  # elements scanned by one masked triangle; longer axes are scanned block by block
+
+
+def scan(x: Tensor, axis: int, op: Ops) -> Tensor:
+    """Inclusive scan of `x` along `axis` with the reduction `op` (ADD, MUL, MAX or MIN), lazily.
+
+    Within a block of SCAN_BLOCK elements it is a reduction over a triangle masked with `where` (multiplying by a 0/1
+    triangle would turn a later inf or NaN into NaN in every earlier prefix); a longer axis is cut into blocks whose
+    totals are scanned (recursively) and combined back, so the work is O(n * SCAN_BLOCK), not O(n**2).
+    """
+    moved = x.transpose(axis, -1) if axis != x.ndim - 1 else x
+    out = _scan_last(moved, op)
+    return out.transpose(axis, -1) if axis != x.ndim - 1 else out
+
+
+def _scan_identity(x: Tensor, op: Ops, shape: tuple[int, ...]) -> Tensor:
+    value = {Ops.ADD: 0, Ops.MUL: 1, Ops.MAX: dtypes.min_value(x.dtype), Ops.MIN: dtypes.max_value(x.dtype)}[op]
+    return x._new(UOp.const(value, x.dtype, shape))
+
+
+def _scan_last(x: Tensor, op: Ops) -> Tensor:
+    n, lead = x.shape[-1], x.shape[:-1]
+    if n <= SCAN_BLOCK:
+        i = x._new(UOp(Ops.IOTA, dtypes.int64, (), n))
+        tri = i.reshape(n, 1) >= i.reshape(1, n)  # tri[out, src]
+        vals = tri.where(x.unsqueeze(-2), _scan_identity(x, op, ()))
+        return vals._new(vals.uop.reduce(op, (vals.ndim - 1,))).squeeze(-1)
+    nb = -(-n // SCAN_BLOCK)
+    if nb * SCAN_BLOCK != n:
+        # stored, so that the reshape into blocks below is a plain view (not index arithmetic per element)
+        x = x.cat(_scan_identity(x, op, (*lead, nb * SCAN_BLOCK - n)), dim=-1).contiguous()
+    inner = _scan_last(x.reshape(*lead, nb, SCAN_BLOCK), op)  # scans within each block
+    totals = _scan_last(inner[..., -1], op)  # inclusive scan of the block totals
+    before = _scan_identity(x, op, (*lead, 1)).cat(totals[..., :-1], dim=-1)  # what precedes each block
+    out = inner._new(inner.uop.alu(op, before.unsqueeze(-1).uop.expand(inner.shape)))
+    return out.reshape(*lead, nb * SCAN_BLOCK)[..., :n]

@@ -186,20 +186,21 @@ def shr(a, b, bits):  # type: ignore[no-untyped-def]
     """a >> b (arithmetic for signed a) with NumPy's result for over-wide shifts (0 or -1)."""
     if 0 <= b < bits:
         return a >> b
-    return (a ^ a) - 1 if a < 0 else a ^ a
+    zero = a ^ a  # a's own type: mixing uint64 with an int literal would give float64 in Numba
+    return ~zero if a < zero else zero
 
 
 @njit(**_OPTS)
-def ipow(a, b):  # type: ignore[no-untyped-def]
-    """Integer power by squaring, wrapping like NumPy (b < 0 gives 0, except for a of 1 or -1)."""
+def ipow(a, b, one):  # type: ignore[no-untyped-def]
+    """Integer power by squaring, wrapping like NumPy (b < 0 gives 0, except for a of 1 or -1). `one` is 1 in a's
+    dtype: an int literal would turn uint64 arithmetic into float64 in Numba."""
     if b < 0:
-        if a == 1:
+        if a == one:
             return a
-        if a == -1:
+        if a == -one:
             return a if b & 1 else -a
         return a ^ a
-    result = a ^ a
-    result += 1
+    result = one
     base = a
     while b:
         if b & 1:

@@ -77,7 +77,8 @@ ALU_RENDER: dict[Ops, Callable[[DType, list[str]], str]] = {
     Ops.MOD: lambda dt, s: f"{s[0]} % {s[1]}",
     Ops.MAX: lambda dt, s: f"fmax({s[0]}, {s[1]})" if dt.is_float else f"max({s[0]}, {s[1]})",
     Ops.MIN: lambda dt, s: f"fmin({s[0]}, {s[1]})" if dt.is_float else f"min({s[0]}, {s[1]})",
-    Ops.POW: lambda dt, s: _transcendental("pow")(dt, s) if dt.is_float else f"ipow({s[0]}, {s[1]})",
+    Ops.POW: lambda dt, s: (_transcendental("pow")(dt, s) if dt.is_float
+                            else f"ipow({s[0]}, {s[1]}, {render_const(1, dt)})"),
     Ops.CMPLT: lambda dt, s: f"{s[0]} < {s[1]}",
     Ops.CMPLE: lambda dt, s: f"{s[0]} <= {s[1]}",
     Ops.CMPEQ: lambda dt, s: f"{s[0]} == {s[1]}",

@@ -145,6 +145,8 @@ CASES = {
     "pad_reflect": (np.pad, (F, ((2, 1), (3, 2))), {"mode": "reflect"}),
     "pad_symmetric": (np.pad, (F, 2), {"mode": "symmetric"}),
     "pad_wrap": (np.pad, (F, ((1, 3), (4, 2))), {"mode": "wrap"}),
+    "pad_reflect_full_width": (np.pad, (np.arange(3), 2), {"mode": "reflect"}),  # the after side reaches index 0
+    "pad_symmetric_full_width": (np.pad, (np.arange(3), (0, 3)), {"mode": "symmetric"}),
     "pad_fallback_mean": (np.pad, (F, 1), {"mode": "mean"}),
     "tile": (np.tile, (F, (2, 1, 3)), {}),
     "tile_short_reps": (np.tile, (D, 2), {}),

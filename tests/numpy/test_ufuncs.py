@@ -210,7 +210,7 @@ def test_reduce(ufunc, dtype):
     x = (ints("int8", (2, 3, 4), -3, 4) if dtype != "float32" else rng.standard_normal((2, 3, 4))).astype(dtype)
     t = Tensor(x)
     for kw in ({}, {"axis": None}, {"axis": (0, 2), "keepdims": True}, {"axis": -1, "initial": 1},
-               {"axis": 1, "where": x != 0, "initial": 0}):
+               {"axis": 1, "where": x != 0, "initial": 0}, {"axis": 1, "where": x != 0, "initial": 2}):
         if dtype == "bool" and ufunc in (np.add, np.multiply) and "initial" in kw:
             continue
         got, ref = _both(lambda v, **k: ufunc.reduce(v, **k), x, **kw)

@@ -202,6 +202,9 @@ def test_reflected_operators() -> None:
         assert_close(64 >> (u & 7), 64 >> (b & 7))
         assert_close(a - u, a - b)  # an ndarray on the left defers to the Tensor
         assert_close(b.tolist() + u, np.array(b.tolist()) + b)
+        got = (*divmod(u, 3), *divmod(7, u), *divmod(t, u))
+        for g, ref in zip(got, (*divmod(b, 3), *divmod(7, b), *divmod(a, b))):
+            assert_close(g, ref)
 
 
 def test_numpy_scalars_are_strong() -> None:
@@ -285,6 +288,14 @@ def test_shift_edges_and_bool_shifts() -> None:
     assert_close(Tensor(t) << Tensor(t), t << t)
     assert_close(Tensor(t) >> Tensor(t), t >> t)
     assert_close(Tensor(t) << 2, t << 2)
+
+
+def test_uint64_shift_and_power_keep_all_64_bits() -> None:
+    # values above 2**53 lose bits if any step goes through float64 (Numba's uint64-with-int-literal promotion)
+    a = np.array([2**64 - 5, 2**63 + 5, 7, 3], dtype=np.uint64)
+    b = np.array([0, 1, 64, 41], dtype=np.uint64)
+    assert np.array_equal((Tensor(a) >> Tensor(b)).numpy(), np.right_shift(a, b))
+    assert np.array_equal((Tensor(a) ** Tensor(b)).numpy(), np.power(a, b))
 
 
 def test_maximum_minimum_with_nan() -> None:

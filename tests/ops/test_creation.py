@@ -101,7 +101,14 @@ def test_dtype_spellings() -> None:
     for s in spellings:
         assert Tensor([1, 2], dtype=s).dtype is lazyarr.float32, s
         assert Tensor.zeros(2, dtype=s).dtype is lazyarr.float32, s
+        assert Tensor([1.0]).dtype == s and s == Tensor([1.0]).dtype, s  # NumPy code's `x.dtype == np.float32`
+        assert Tensor([1.0]).dtype != np.float64 and not Tensor([1], dtype=lazyarr.int32).dtype == s, s
+    assert lazyarr.float32 != None and lazyarr.float32 != 4 and lazyarr.float32 != "no such dtype"  # noqa: E711
     assert lazyarr.dtypes.bool is lazyarr.bool_
+    assert lazyarr.bool is lazyarr.bool_  # NumPy 2's np.bool, torch.bool
+    swapped = np.arange(-3, 3, dtype=">i4")  # non-native byte order, e.g. read from a big-endian file
+    assert_close(Tensor(swapped) * 2, swapped.astype(np.int32) * 2)
+    assert Tensor([1], dtype=">f8").dtype is lazyarr.float64
     assert Tensor([1], dtype="bool").dtype is lazyarr.dtypes.bool
     assert np.dtype(lazyarr.int16) == np.int16
     assert Tensor([1], dtype=lazyarr.uint64).dtype.name == "uint64"

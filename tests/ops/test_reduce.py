@@ -209,6 +209,20 @@ def test_cumsum_axes() -> None:
     assert_close(Tensor(np.float32(2.5)).cumsum(), np.cumsum(np.float32(2.5)))
 
 
+def test_cumsum_inf_nan_stay_out_of_earlier_prefixes() -> None:
+    a = np.array([[1.0, np.inf, 2.0, np.nan, 3.0], [1.0, -np.inf, 2.0, 3.0, 4.0]], np.float32)
+    assert_close(Tensor(a).cumsum(1), np.cumsum(a, 1))  # a 0/1-triangle product gave NaN for every prefix
+    assert_close(Tensor(a.T).cumsum(0), np.cumsum(a.T, 0))
+
+
+def test_cumsum_of_a_long_axis_is_not_quadratic() -> None:
+    x = np.arange(10_001, dtype=np.int64) % 7 - 3
+    lazyarr.reset_stats()
+    assert_close(Tensor(x).cumsum(), np.cumsum(x))
+    assert lazyarr.stats().flops < 400 * x.size  # a triangle over the whole axis is 2 * 10_001**2
+    assert_close(np.maximum.accumulate(Tensor(x[::-1])), np.maximum.accumulate(x[::-1]))
+
+
 def test_sum_prod_dtype_argument() -> None:
     a = sample("int32", (3, 5))
     assert_close(Tensor(a).sum(1, dtype="int32"), np.sum(a, 1, dtype=np.int32))

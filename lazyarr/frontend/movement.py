@@ -67,12 +67,25 @@ class MovementMixin:
             raise ValueError(f"axes {tuple(_shape_arg(order))} don't match array of dimension {self.ndim}")
         return self._new(self.uop.permute(axes))
 
-    def transpose(self: Tensor, dim0: int = -2, dim1: int = -1) -> Tensor:
-        """Swap two axes (PyTorch's signature; default the last two)."""
-        if self.ndim < 2:
-            return self
+    def transpose(self: Tensor, *axes: Any, dim0: int | None = None, dim1: int | None = None) -> Tensor:
+        """Transpose, with NumPy's and PyTorch's calls agreeing where they overlap.
+
+        `t.transpose()` reverses every axis and `t.transpose((2, 0, 1))` or `t.transpose(2, 0, 1)` permutes them
+        (NumPy's `ndarray.transpose`); `t.transpose(dim0, dim1)` swaps two axes (PyTorch's signature; on a 2-D
+        tensor both readings agree). AxisError for an axis out of range; ValueError for a permutation that repeats
+        or misses an axis."""
+        if dim0 is not None or dim1 is not None:
+            if axes or dim0 is None or dim1 is None:
+                raise TypeError("transpose() takes either axes or both dim0= and dim1=")
+            axes = (dim0, dim1)
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            return self.permute(tuple(axes[0]))
+        if not axes or axes == (None,):
+            return self.permute(tuple(range(self.ndim))[::-1])
+        if len(axes) != 2:
+            return self.permute(axes)
         order = list(range(self.ndim))
-        a, b = normalize_axis(dim0, self.ndim), normalize_axis(dim1, self.ndim)
+        a, b = normalize_axis(axes[0], self.ndim), normalize_axis(axes[1], self.ndim)
         order[a], order[b] = order[b], order[a]
         return self.permute(order)
 

@@ -33,7 +33,12 @@ def test_permute_transpose_T() -> None:
     assert_close(t.permute((1, 2, 0)), A.transpose(1, 2, 0))
     assert_close(t.permute(-1, 0, -2), A.transpose(-1, 0, -2))
     assert_close(t.transpose(0, 2), A.swapaxes(0, 2))
-    assert_close(t.transpose(), A.swapaxes(-2, -1))
+    assert_close(t.transpose(), A.transpose())
+    assert_close(t.transpose((2, 0, 1)), A.transpose((2, 0, 1)))
+    assert_close(t.transpose(1, 0, 2), A.transpose(1, 0, 2))
+    assert_close(Tensor(INTS).transpose(1, 0), INTS.transpose(1, 0))
+    with pytest.raises(ValueError):
+        t.transpose(0, 0, 1)
     assert_close(t.T, A.T)
     assert_close(t.mT, np.swapaxes(A, -1, -2))
     assert_close(Tensor(INTS).T, INTS.T)

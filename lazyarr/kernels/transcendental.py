@@ -568,7 +568,7 @@ def log1p_f32(x):  # type: ignore[no-untyped-def]
 # ---------------------------------------------------------------------------------------------------------------
 
 
-@_jit_inline
+@_jit
 def _reduce_f32_small(ax):  # type: ignore[no-untyped-def]
     """(q, r_hi, r_lo) as `_reduce_f32`, for 0 <= ax < _F32_TRIG_SMALL: Cody-Waite in float64. ax - k c0 is exact
     (k c0 is exact and within a factor 2 of ax), the two later products are exact, so r keeps ~2**-52 relative
@@ -581,19 +581,18 @@ def _reduce_f32_small(ax):  # type: ignore[no-untyped-def]
     return np.int64(_bits(t)), r_hi, F32(r - r_hi)
 
 
-@_jit_inline
+@_jit
 def _reduce_f32(ax):  # type: ignore[no-untyped-def]
     """(q, r_hi, r_lo) with ax = q pi/2 + r_hi + r_lo (mod 2 pi), |r| <= pi/4, r_hi + r_lo float32s good to ~2**-45,
-    for every finite float32 ax >= 0: `_reduce_f32_small` below _F32_TRIG_SMALL (so the small-argument kernels
-    give the same bits), `_reduce_f32_large` above.
-    """
-    qs, hs, ls = _reduce_f32_small(ax)
-    ql, hl, ll = _reduce_f32_large(ax)
-    small = ax < _F32_TRIG_SMALL
-    return (qs if small else ql), (hs if small else hl), (ls if small else ll)
+    for every finite float32 ax >= 0: `_reduce_f32_small` below _F32_TRIG_SMALL (so the small-argument variants
+    give the same bits), `_reduce_f32_large` above. A real branch: sin/cos/tan_f32 are scalar calls, which kernels
+    make only for blocks holding a large, inf or NaN argument (render_numba.TRIG)."""
+    if ax < _F32_TRIG_SMALL:
+        return _reduce_f32_small(ax)
+    return _reduce_f32_large(ax)
 
 
-@_jit_inline
+@_jit
 def _reduce_f32_large(ax):  # type: ignore[no-untyped-def]
     """(q, r_hi, r_lo) as `_reduce_f32`, for every finite float32 ax >= 0.
 
@@ -668,21 +667,21 @@ def _tan_q(x, q, h, lo):  # type: ignore[no-untyped-def]
     return y if abs(x) < F32(np.inf) else x - x
 
 
-@_jit_inline
+@_jit
 def sin_f32(x):  # type: ignore[no-untyped-def]
     """sin x for every float32."""
     q, h, lo = _reduce_f32(abs(x))
     return _sin_q(x, q, h, lo)
 
 
-@_jit_inline
+@_jit
 def cos_f32(x):  # type: ignore[no-untyped-def]
     """cos x for every float32."""
     q, h, lo = _reduce_f32(abs(x))
     return _cos_q(x, q, h, lo)
 
 
-@_jit_inline
+@_jit
 def tan_f32(x):  # type: ignore[no-untyped-def]
     """tan x for every float32 (the quotient in float64)."""
     q, h, lo = _reduce_f32(abs(x))

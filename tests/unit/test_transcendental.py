@@ -223,7 +223,7 @@ def _loop(f: numba.core.registry.CPUDispatcher) -> numba.core.registry.CPUDispat
     return loop
 
 
-@pytest.mark.parametrize("name", ["exp_f32", "log_f32", "sin_f32", "exp_f64", "sin_f32_small", "sin_f64_small"])
+@pytest.mark.parametrize("name", ["exp_f32", "log_f32", "exp_f64", "sin_f32_small", "sin_f64_small"])
 def test_loop_vectorises(name: str) -> None:
     f = getattr(T, name)
     x = np.linspace(0.1, 10, 64).astype(DTYPE["f64" if "f64" in name else "f32"])

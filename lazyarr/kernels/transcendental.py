@@ -14,13 +14,12 @@ Cody-Waite constants are split so that k * chunk is exact; 2**k is applied as tw
 subnormal results round once; log splits the mantissa at sqrt(1/2). float32 exp, exp2, log, log2, sin, cos, tanh,
 sigmoid and erf compute in float32 (8 lanes per AVX register); float32 expm1, log1p, tan and pow compute in float64
 with shorter polynomials, where float32 would cancel too much for 2 ulp. float32 sin/cos/tan reduce inputs below
-2**20 by Cody-Waite in float64 and the rest by a table-free Payne-Hanek (``_reduce_f32``), both paid for by every
-lane, because a rarely taken branch cannot be: LLVM vectorises a branch by running both sides. float64 sin/cos/tan
-use an error-free Cody-Waite below |x| = 2**29 and call libm above it, as an opaque call, so loops around them stay
-scalar (llvm.sin there would be speculated into every lane; a float64 Payne-Hanek would select ~1100 bits of 2/pi
-per lane). Hence ``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there): kernels check
-each block of arguments first and call them when all are small (render_numba.TRIG), which makes a float32 sin loop
-1.7x faster and float64 loops vectorise.
+2**20 by Cody-Waite in float64 and the rest by a table-free Payne-Hanek (``_reduce_f32``); float64 sin/cos/tan use an
+error-free Cody-Waite below |x| = 2**29 and call libm above it. Both full functions branch, so loops calling them
+stay scalar (LLVM vectorises a branch by running both sides; llvm.sin would be speculated into every lane). Kernels
+use ``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there), which vectorise: they check
+each block of arguments first and call the full functions only for a block holding a large, inf or NaN argument
+(render_numba.TRIG). A float32 sin loop is 1.7x faster than with a Payne-Hanek in every lane, and it compiles faster.
 pow_f64 keeps log|x| and y log|x| in double-double.
 
 Decorators: numba.njit(cache=True, fastmath=False, nogil=True, error_model="numpy"); fastmath stays off because
@@ -35,7 +34,8 @@ under load, so absolute times are inflated ~3x):
     | sin_f32  | 0.6 s, NOT vectorised (a call)    | 1.7 s, vectorised       |
 
 So the default, where LLVM inlines by itself (Numba types the function once and caches it), and inline="always"
-for what is past LLVM's inlining threshold: sin/cos/tan_f32, erf, pow and their cores ``_erf64`` and ``_log_dd``;
+for what is past LLVM's inlining threshold: the ``_small`` trig variants, erf, pow and their cores ``_erf64`` and
+``_log_dd`` (the full sin/cos/tan_f32 are plain calls, see above);
 ``_horner`` is an overload that emits straight-line code (LLVM leaves a 17-term loop over a tuple rolled, and an
 inner loop also stops the vectoriser). A loop calling exp_f32 and sin_f32 compiled in 8.2 s with a cold cache,
 1.8 s with these functions cached, and loads in 0.02 s once itself cached.

@@ -32,7 +32,7 @@ from lazyarr.frontend.movement import MovementMixin
 from lazyarr.frontend.nn_ops import NNMixin
 from lazyarr.frontend.numpy_api import NumpyMixin
 from lazyarr.frontend.reduce import ReduceMixin
-from lazyarr.graph.ops import GroupOp, Ops
+from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.graph.view import View
@@ -315,6 +315,8 @@ def _uop_from_data(data: Any, dt: DType | None, device: str = "CPU") -> UOp:
         return UOp.const(value, out_dt)
     if isinstance(data, np.ndarray):
         return _from_numpy(data, dt or dtypes.from_numpy(data.dtype), device)
+    if isinstance(data, range):  # like np.array(range(n)) and torch.tensor(range(n))
+        data = list(data)
     if isinstance(data, (list, tuple)):
         arr = _array_from_nested(data, dt)
         return _from_numpy(arr, dt or dtypes.from_numpy(arr.dtype), device)
@@ -387,8 +389,8 @@ def _array_from_nested(data: Sequence[Any], dt: DType | None) -> np.ndarray:
                 dt = dtypes.bool_
     try:
         return np.array(converted, dtype=dt.np_name)
-    except ValueError as e:
-        raise ValueError(f"cannot make a Tensor from a ragged nested sequence: {e}") from e
+    except ValueError as e:  # a ragged nesting, or a value the dtype cannot hold (NaN as an integer)
+        raise ValueError(f"cannot make a Tensor of dtype {dt.name} from this nested sequence: {e}") from e
 
 
 def _from_numpy(arr: np.ndarray, dt: DType, device: str = "CPU") -> UOp:

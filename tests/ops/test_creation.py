@@ -279,3 +279,13 @@ def test_repr_shows_values_like_numpy() -> None:
         assert str(t) == str(np.asarray(a))
     big = repr(Tensor(np.arange(5000)))
     assert "..." in big  # summarised like NumPy
+
+
+def test_range_and_values_the_dtype_cannot_hold() -> None:
+    t = Tensor(range(2, 7))
+    assert t.dtype == lazyarr.int64
+    np.testing.assert_array_equal(t.numpy(), np.arange(2, 7))
+    with pytest.raises(ValueError, match="NaN"):
+        Tensor([np.nan], dtype=lazyarr.int32)
+    with pytest.raises(ValueError, match="inhomogeneous"):
+        Tensor([[1, 2], [3]])

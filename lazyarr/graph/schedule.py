@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -203,30 +204,8 @@ class MatmulAxes:
     b: UOp
 
 
-def _varies(u: UOp, axis: int) -> bool | None:
-    """Whether `u` depends on the index along `axis`, judged from its elementwise graph down to the views it reads
-    (of leaves, or of anything else: a reduction, a gather); None when such a view is not a single strided View."""
-    found, seen, stack = False, set(), [u]
-    while stack:
-        n = stack.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        if n.op in GroupOp.Elementwise:
-            stack.extend(n.src)
-            continue
-        chain, base = strip_movement(n)
-        v = chain_view(chain, base.shape)
-        if v is None:
-            return None
-        found = found or v.strides[axis] != 0 or (v.mask is not None and v.mask[axis] != (0, v.shape[axis]))
-    return found
-
-
-def _varies_lenient(u: UOp, axis: int) -> bool:
-    """Whether `u` may depend on the index along `axis`, like `_varies` but never unknown: where the views a node is
-    read through are no single View, the longest run of them from the top that is one judges (taking the node under
-    that run as varying along all of its axes)."""
+def _read_through(u: UOp) -> Iterator[tuple[UOp, list[UOp], UOp]]:
+    """(node, its movement chain, the base under it) for every non-elementwise node `u`'s elementwise graph reads."""
     seen, stack = set(), [u]
     while stack:
         n = stack.pop()
@@ -236,13 +215,35 @@ def _varies_lenient(u: UOp, axis: int) -> bool:
         if n.op in GroupOp.Elementwise:
             stack.extend(n.src)
             continue
-        chain, _ = strip_movement(n)
+        chain, base = strip_movement(n)
+        yield n, chain, base
+
+
+def _along(v: View, axis: int) -> bool:
+    """Whether reading through `v` depends on the index along `axis` (a stride, or a mask that cuts the axis)."""
+    return v.strides[axis] != 0 or (v.mask is not None and v.mask[axis] != (0, v.shape[axis]))
+
+
+def _varies(u: UOp, axis: int) -> bool | None:
+    """Whether `u` depends on the index along `axis`, judged from its elementwise graph down to the views it reads
+    (of leaves, or of anything else: a reduction, a gather); None when such a view is not a single strided View."""
+    found = False
+    for _, chain, base in _read_through(u):
+        v = chain_view(chain, base.shape)
+        if v is None:
+            return None
+        found = found or _along(v, axis)
+    return found
+
+
+def _varies_lenient(u: UOp, axis: int) -> bool:
+    """Whether `u` may depend on the index along `axis`, like `_varies` but never unknown: where the views a node is
+    read through are no single View, the longest run of them from the top that is one judges (taking the node under
+    that run as varying along all of its axes)."""
+    for n, chain, _ in _read_through(u):
         v = next((v for j in range(len(chain), 0, -1)
                   if (v := chain_view(chain[:j], chain[j - 1].src[0].shape)) is not None), None)
-        if v is None:
-            if n.shape[axis] > 1:
-                return True
-        elif v.strides[axis] != 0 or (v.mask is not None and v.mask[axis] != (0, v.shape[axis])):
+        if (n.shape[axis] > 1) if v is None else _along(v, axis):
             return True
     return False
 

@@ -164,8 +164,8 @@ class _Renderer:
             self.blocked_loop(s, acc, depth)
         elif isinstance(s, Loop) and s.lanes:
             self.lane_loop(s, depth)
-        elif isinstance(s, Loop) and (checks := self.trig_checks(s)):
-            self.trig_loop(s, checks, depth)
+        elif isinstance(s, Loop) and (trig := self.trig_checks(s))[0]:
+            self.trig_loop(s, *trig, depth)
         elif isinstance(s, Loop):
             self.dtypes[s.var] = dtypes.int64
             rng = "range(start, end)" if s.parallel else f"range({s.extent})"
@@ -258,42 +258,33 @@ class _Renderer:
                 self.lines.append(f"{pad}for {s.var} in range({s.extent}):")
                 self.lane_body(s.body, v, depth + 1)
 
-    def trig_checks(self, loop: Loop) -> list[tuple[str, str]]:
-        """(argument, "f32"/"f64") of each float sin/cos/tan in innermost `loop`, when the loop can run as a trig loop:
-        no loops or BLAS calls inside, not inside a lane loop, and no argument depends on a value the loop updates."""
+    def trig_checks(self, loop: Loop) -> tuple[list[tuple[str, str]], set[str]]:
+        """((argument, "f32"/"f64") of each float sin/cos/tan in innermost `loop`, the names computing the arguments)
+        when the loop can run as a trig loop: no loops or BLAS calls inside, not inside a lane loop, and no argument
+        depends on a value the loop updates; else ([], set())."""
         if self.ref or self.trig_small or any(isinstance(s, (Loop, Gemm)) for s in loop.body):
-            return []
-        updated = {s.acc for s in loop.body if isinstance(s, AccUpdate)}
+            return [], set()
+        checks = [(s.srcs[0], "f64" if s.dtype.itemsize == 8 else "f32") for s in loop.body
+                  if isinstance(s, Instr) and s.op in TRIG and s.dtype.is_float]
+        # the arguments and every name they are computed from inside the loop (and names read from outside it)
         defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
-        checks = []
-        for s in loop.body:
-            if isinstance(s, Instr) and s.op in TRIG and s.dtype.is_float:
-                if self._slice([s.srcs[0]], defs) & updated:
-                    return []
-                checks.append((s.srcs[0], "f64" if s.dtype.itemsize == 8 else "f32"))
-        return checks
-
-    @staticmethod
-    def _slice(names: list[str], defs: dict[str, Instr]) -> set[str]:
-        """`names` and every name they are computed from inside the loop (and names read from outside it)."""
-        seen: set[str] = set()
-        stack = list(names)
+        needed: set[str] = set()
+        stack = [a for a, _ in checks]
         while stack:
             n = stack.pop()
-            if n not in seen:
-                seen.add(n)
-                if n in defs:
-                    stack.extend(defs[n].srcs)
-        return seen
+            if n not in needed:
+                needed.add(n)
+                stack.extend(defs[n].srcs if n in defs else ())
+        if needed & {s.acc for s in loop.body if isinstance(s, AccUpdate)}:
+            return [], set()
+        return checks, needed
 
-    def trig_loop(self, loop: Loop, checks: list[tuple[str, str]], depth: int) -> None:
-        """`loop` in blocks of TRIG_BLOCK: check the trig arguments of the block, then run it with the small-argument
-        variants when all are small and finite, else with the full functions (see TRIG)."""
+    def trig_loop(self, loop: Loop, checks: list[tuple[str, str]], needed: set[str], depth: int) -> None:
+        """`loop` in blocks of TRIG_BLOCK: check the trig arguments of the block (computing the names in `needed`),
+        then run it with the small-argument variants when all are small and finite, else with the full functions."""
         pad, v = "    " * depth, loop.var
         start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
         self.dtypes[v] = dtypes.int64
-        defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
-        needed = self._slice([a for a, _ in checks], defs)
         self.lines += [f"{pad}for {v}_t in range({start}, {stop}, {TRIG_BLOCK}):",
                        f"{pad}    {v}_e = min({v}_t + {TRIG_BLOCK}, {stop})",
                        f"{pad}    {v}_big = False",
@@ -303,13 +294,12 @@ class _Renderer:
                 self.stmt(s, depth + 2)
         for arg, t in checks:
             self.lines.append(f"{pad}        {v}_big = {v}_big | (not (abs({arg}) < {TRIG_SMALL_LIMIT[t]}))")
-        for small in (False, True):
-            self.lines += [f"{pad}    {'if' if not small else 'else'}{f' {v}_big' if not small else ''}:",
-                           f"{pad}        for {v} in range({v}_t, {v}_e):"]
+        for head, small in ((f"if {v}_big:", False), ("else:", True)):
+            self.lines += [f"{pad}    {head}", f"{pad}        for {v} in range({v}_t, {v}_e):"]
             self.trig_small = small
             for s in loop.body:
                 self.stmt(s, depth + 3)
-            self.trig_small = False
+        self.trig_small = False
 
     def blocked_sum(self, loop: Loop) -> AccUpdate | None:
         """The float32/float64 sum a `blocked` loop accumulates, if that is what it does."""

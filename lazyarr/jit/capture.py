@@ -150,8 +150,8 @@ class CapturedProgram:
         plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not t.chain
         self.plain_device = t.device if plain else None
         # an input that is storage this program writes (e.g. a gradient buffer passed back in) is copied first
-        self.written_fixed = {id(b) for b in self.fixed if id(b) in written}
         self.written_bufs = [b for b in self.fixed if id(b) in written]  # their versions are bumped by each replay
+        self.written_fixed = {id(b) for b in self.written_bufs}
         self.writes = bool(self.written_fixed or self.written_inputs)  # lazy readers of what it writes: lifecycle
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
 

@@ -390,7 +390,8 @@ def _array_from_nested(data: Sequence[Any], dt: DType | None) -> np.ndarray:
     try:
         return np.array(converted, dtype=dt.np_name)
     except ValueError as e:  # a ragged nesting, or a value the dtype cannot hold (NaN as an integer)
-        raise ValueError(f"cannot make a Tensor of dtype {dt.name} from this nested sequence: {e}") from e
+        raise ValueError(f"cannot make a Tensor of dtype {dt.name} from this nested sequence (ragged, or holding a "
+                         f"value the dtype cannot): {e}") from e
 
 
 def _from_numpy(arr: np.ndarray, dt: DType, device: str = "CPU") -> UOp:

@@ -97,11 +97,12 @@ def normalize(roots: list[UOp]) -> tuple[tuple[UOp, ...], list[Any]]:
     return tuple(memo[r] for r in roots), args
 
 
-def structure_key(roots: list[UOp]) -> tuple[tuple[Any, ...], list[Any]]:
+def structure_key(roots: list[UOp], nodes: list[UOp] | None = None) -> tuple[tuple[Any, ...], list[Any]]:
     """A hashable key equal for two lists of roots exactly when `normalize` makes the same graphs of them, and the
     BUFFER args in slot order (what `normalize` returns second). Builds no UOps, so it is cheaper than `normalize`.
 
-    One depth-first walk in `toposort`'s order (sources in order, each node after its sources)."""
+    One depth-first walk in `toposort`'s order (sources in order, each node after its sources); every node is
+    appended to `nodes` when given (what `toposort(roots)` returns, without a second walk)."""
     index: dict[UOp, int] = {}
     slots: dict[UOp, int] = {}
     args: list[Any] = []
@@ -124,6 +125,8 @@ def structure_key(roots: list[UOp]) -> tuple[tuple[Any, ...], list[Any]]:
             else:
                 key.append((node.op, node.dtype, arg_key(node.arg), tuple([index[s] for s in node.src])))
             index[node] = len(index)
+            if nodes is not None:
+                nodes.append(node)
         key.append(index[root])
     return tuple(key), args
 

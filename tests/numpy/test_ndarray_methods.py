@@ -60,7 +60,8 @@ def test_nonzero_searchsorted_choose_bytes():
     assert_matches(Tensor(a).nonzero(as_tuple=False), np.argwhere(a))
     s = np.array([1.0, 2.0, 2.0, 5.0], np.float32)
     assert_matches(Tensor(s).searchsorted([2.0, 6.0], side="right"), s.searchsorted([2.0, 6.0], side="right"))
-    assert_matches(Tensor(CHOICE).choose([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), CHOICE.choose([[1, 2, 3], [4, 5, 6], [7, 8, 9]]))
+    choices = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    assert_matches(Tensor(CHOICE).choose(choices), CHOICE.choose(choices))
     assert Tensor(A).tobytes() == A.tobytes() and Tensor(A).tobytes("F") == A.tobytes("F")
     buf = io.BytesIO()
     Tensor(A).dump(buf)

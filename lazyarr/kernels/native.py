@@ -116,11 +116,19 @@ def _entry_ir(cres: Any) -> tuple[str, int] | None:
     for t in sig.args:
         if isinstance(t, types.Array):
             data, size = next(args), next(args)
-            ary = ctx.make_array(t)(ctx, builder)
-            itemsize = ctx.get_constant(types.intp, ctx.get_abi_sizeof(ctx.get_data_type(t.dtype)))
-            ctx.populate_array(ary, data=builder.inttoptr(data, ary.data.type), shape=[size], strides=[itemsize],
-                               itemsize=itemsize, meminfo=None)
-            values.append(ary._getvalue())
+            # Numba's array struct: meminfo (none: the kernel owns nothing), parent, nitems, itemsize, data, shape,
+            # strides; built by hand because Numba's make_array helpers cost tens of ms the first time
+            struct = ctx.get_value_type(t)
+            members = struct.elements
+            itemsize = ir.Constant(i64, ctx.get_abi_sizeof(ctx.get_data_type(t.dtype)))
+            value = ir.Constant(struct, ir.Undefined)
+            fields = [ir.Constant(members[0], None), ir.Constant(members[1], None), size, itemsize,
+                      builder.inttoptr(data, members[4]), None, None]
+            for i, field in enumerate(fields[:5]):
+                value = builder.insert_value(value, field, i)
+            value = builder.insert_value(value, builder.insert_value(ir.Constant(members[5], ir.Undefined), size, 0), 5)
+            value = builder.insert_value(value, ir.Constant(members[6], [itemsize.constant]), 6)
+            values.append(value)
         else:
             values.append(next(args))
     status, _ = ctx.call_conv.call_function(builder, kernel, sig.return_type, sig.args, values)
@@ -159,13 +167,15 @@ def export(fn: Any, path: str) -> bool:
     return True
 
 
+@functools.cache
 def _target_machine() -> Any:
     from llvmlite import binding as llvm
 
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
+    # opt=0: the entry point only repacks arguments, and LLVM's optimising code generator costs ~15 ms even for that
     return llvm.Target.from_default_triple().create_target_machine(
-        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), codemodel="jitdefault")
+        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), codemodel="jitdefault", opt=0)
 
 
 def _emit_object(ir_text: str) -> bytes:
@@ -216,7 +226,7 @@ def _engine() -> Any:
     if _jit is None:
         from llvmlite import binding as llvm
 
-        _jit = llvm.create_lljit_compiler(_target_machine())
+        _jit = llvm.create_lljit_compiler(_target_machine.__wrapped__())  # the JIT owns its target machine
     return _jit
 
 

@@ -7,6 +7,7 @@ array (no NumPy view, no jit table, no kernel in flight), and a later Buffer of 
 from __future__ import annotations
 
 import sys
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -52,32 +53,40 @@ class HostPool:
         self.order: OrderedDict[int, tuple[str, int]] = OrderedDict()  # every pooled array's id, oldest first
         self.nbytes = 0
         self.reused = 0
+        # a Buffer can die on any thread (a cycle collected while a launch worker runs Python code), or inside put
+        # itself (a collection its allocation triggers): reentrant
+        self.lock = threading.RLock()
 
     def take(self, np_name: str, size: int) -> np.ndarray | None:
-        arrays = self.free.get((np_name, size))
-        if not arrays:
+        if not self.free.get((np_name, size)):
             return None
-        ident, a = arrays.popitem()
-        del self.order[ident]
-        self.nbytes -= a.nbytes
-        self.reused += 1
-        return a
+        with self.lock:
+            arrays = self.free.get((np_name, size))
+            if not arrays:
+                return None
+            ident, a = arrays.popitem()
+            del self.order[ident]
+            self.nbytes -= a.nbytes
+            self.reused += 1
+            return a
 
     def put(self, key: tuple[str, int], a: np.ndarray) -> None:
         cap = flag("POOL_BYTES")
         if a.nbytes > cap:
             return
-        while self.nbytes + a.nbytes > cap:
-            ident, old_key = self.order.popitem(last=False)
-            self.nbytes -= self.free[old_key].pop(ident).nbytes
-        self.free.setdefault(key, {})[id(a)] = a
-        self.order[id(a)] = key
-        self.nbytes += a.nbytes
+        with self.lock:
+            while self.nbytes + a.nbytes > cap:
+                ident, old_key = self.order.popitem(last=False)
+                self.nbytes -= self.free[old_key].pop(ident).nbytes
+            self.free.setdefault(key, {})[id(a)] = a
+            self.order[id(a)] = key
+            self.nbytes += a.nbytes
 
     def clear(self) -> None:
-        self.free.clear()
-        self.order.clear()
-        self.nbytes = 0
+        with self.lock:
+            self.free.clear()
+            self.order.clear()
+            self.nbytes = 0
 
 
 host_pool = HostPool()

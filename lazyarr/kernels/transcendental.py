@@ -126,6 +126,22 @@ def _lshr(typingctx, x, n):  # type: ignore[no-untyped-def]
 
 
 @intrinsic
+def _fma(typingctx, a, b, c):  # type: ignore[no-untyped-def]
+    """a * b + c as LLVM's fmuladd: one fused multiply-add where the CPU has FMA (rounded once: never less accurate
+    than the separate operations), a multiply and an add elsewhere. Polynomials only: error-free transforms and
+    Cody-Waite steps spell out their roundings."""
+    if not isinstance(a, types.Float) or not a == b == c:
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        t = args[0].type
+        fn = builder.module.declare_intrinsic("llvm.fmuladd", [t], ir.FunctionType(t, [t, t, t]))
+        return builder.call(fn, args)
+
+    return a(a, b, c), codegen
+
+
+@intrinsic
 def _libm(typingctx, name, x):  # type: ignore[no-untyped-def]
     """C's double name(double), called as an opaque function: LLVM may neither speculate it into every vector lane
     (as it would llvm.sin, costing a libm call per element) nor vectorise a loop around it."""
@@ -309,8 +325,8 @@ def _horner_straight_line(x, c):  # type: ignore[no-untyped-def]
     # leftover inner loop stops the loop vectoriser
     if not isinstance(c, types.UniTuple):
         return None
-    steps = "".join(f"    acc = acc * x + c[{i}]\n" for i in range(c.count - 2, -1, -1))
-    scope = {}
+    steps = "".join(f"    acc = _fma(acc, x, c[{i}])\n" for i in range(c.count - 2, -1, -1))
+    scope = {"_fma": _fma}
     exec(f"def impl(x, c):\n    acc = c[{c.count - 1}]\n{steps}    return acc\n", scope)
     return scope["impl"]
 

@@ -283,10 +283,6 @@ _COS_F64 = (0.041666666666666574, -0.0013888888888869805, 2.480158728671059e-05,
 _SIN_LOW = (-0.16666666644040445, 0.00833332930510525, -0.00019839253547014086, 2.7172732002532476e-06)
 # degree 3, max weighted error 2**-42.9
 _COS_LOW = (0.04166666661910677, -0.0013888883467257482, 2.4799451551284795e-05, -2.7205046435009465e-07)
-# degree 3, max weighted error 2**-36.7
-_SIN_F32 = _f32_tuple(-0.16666667, 0.008333329, -0.00019839253, 2.7172732e-06)
-# degree 2, max weighted error 2**-31.8
-_COS_F32 = _f32_tuple(0.041666653, -0.0013887649, 2.4463166e-05)
 # degree 4, max weighted error 2**-29.5
 _TANH_F32 = _f32_tuple(-0.33333313, 0.13332452, -0.05383743, 0.021007463, -0.006179816)
 # degree 10, max weighted error 2**-56.4
@@ -585,32 +581,34 @@ def log1p_f32(x):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _reduce_f32_small(ax):  # type: ignore[no-untyped-def]
-    """(q, r_hi, r_lo) as `_reduce_f32`, for 0 <= ax < _F32_TRIG_SMALL: Cody-Waite in float64. ax - k c0 is exact
-    (k c0 is exact and within a factor 2 of ax), the two later products are exact, so r keeps ~2**-52 relative
-    accuracy even for the float32s closest to multiples of pi/2."""
-    x = F64(ax)
-    t = x * _TWO_OVER_PI_F + _ROUND
+def _reduce_f32_small(x):  # type: ignore[no-untyped-def]
+    """(q, r) as `_reduce_f32`, for |x| < _F32_TRIG_SMALL (inf and NaN give a NaN r): Cody-Waite in float64.
+    k c_i is exact for every chunk c_i, x - k c0 too (k c0 is within a factor 2 of x), so r keeps ~2**-52 relative
+    accuracy even for the float32s closest to multiples of pi/2, fused multiply-adds or not. Odd in x, bit for bit
+    (k rounds to even from the middle of 1.5 * 2**52, whose parity does not depend on the sign)."""
+    xd = F64(x)
+    t = _fma(xd, _TWO_OVER_PI_F, _ROUND)
     k = t - _ROUND
-    r = ((x - k * _PIO2_F32_ARGS[0]) - k * _PIO2_F32_ARGS[1]) - k * _PIO2_F32_ARGS[2]
-    r_hi = F32(r)
-    return np.int64(_bits(t)), r_hi, F32(r - r_hi)
+    r = _fma(-k, _PIO2_F32_ARGS[0], xd)
+    r = _fma(-k, _PIO2_F32_ARGS[1], r)
+    return _bits(t), _fma(-k, _PIO2_F32_ARGS[2], r)
 
 
 @_jit
-def _reduce_f32(ax):  # type: ignore[no-untyped-def]
-    """(q, r_hi, r_lo) with ax = q pi/2 + r_hi + r_lo (mod 2 pi), |r| <= pi/4, r_hi + r_lo float32s good to ~2**-45,
-    for every finite float32 ax >= 0: `_reduce_f32_small` below _F32_TRIG_SMALL (so the small-argument variants
-    give the same bits), `_reduce_f32_large` above. A real branch: sin/cos/tan_f32 are scalar calls, which kernels
-    make only for blocks holding a large, inf or NaN argument (render_numba.TRIG)."""
-    if ax < _F32_TRIG_SMALL:
-        return _reduce_f32_small(ax)
-    return _reduce_f32_large(ax)
+def _reduce_f32(x):  # type: ignore[no-untyped-def]
+    """(q, r) with x = q pi/2 + r (mod 2 pi), |r| <= pi/4, r a float64 good to ~2**-50 relative, for every finite
+    float32 x: `_reduce_f32_small` below _F32_TRIG_SMALL (so the small-argument variants give the same bits),
+    `_reduce_f32_large` of |x| above. A real branch: sin/cos/tan_f32 are scalar calls, which kernels make only for
+    blocks holding a large, inf or NaN argument (render_numba.TRIG)."""
+    if abs(x) < _F32_TRIG_SMALL:
+        return _reduce_f32_small(x)
+    q, r = _reduce_f32_large(abs(x))
+    return (-q, -r) if x < F32(0.0) else (q, r)
 
 
 @_jit
 def _reduce_f32_large(ax):  # type: ignore[no-untyped-def]
-    """(q, r_hi, r_lo) as `_reduce_f32`, for every finite float32 ax >= 0.
+    """(q, r) as `_reduce_f32`, for every finite float32 ax >= 0.
 
     Payne-Hanek without a table, for every ax >= 2**-20 (below, r = ax): ax = m 2**E with an integer m < 2**24, so
     the bits of 2/pi worth 4/2**E and more only add multiples of 4 quadrants. The 96 bits after them are cut out of
@@ -635,94 +633,76 @@ def _reduce_f32_large(ax):  # type: ignore[no-untyped-def]
         _int_to_f64(_lshr(half & 0x3FFFFFFFFFFFFFFF, 32) - (1 << 29)) * 2.0**-30
         + _int_to_f64(half & 0xFFFFFFFF) * 2.0**-62
     )
-    r = frac * _PIO2
     tiny = ax < F32(2.0**-20)
-    r = F64(ax) if tiny else r
-    r_hi = F32(r)
-    return np.int64(0 if tiny else n), r_hi, F32(r - r_hi)
+    return np.int64(0 if tiny else n), F64(ax) if tiny else frac * _PIO2
 
 
-@_jit
-def _sin_f32(h, lo):  # type: ignore[no-untyped-def]
-    """sin(h + lo) in float32 for |h| <~ pi/4, |lo| <~ ulp(h)."""
-    z = h * h
-    return h + (h * z * _horner(z, _SIN_F32) + lo)
-
-
-@_jit
-def _cos_f32(h, lo):  # type: ignore[no-untyped-def]
-    """cos(h + lo) in float32: 1 - z/2 rounded once and its error carried into the small terms."""
-    z = h * h
-    hz = F32(0.5) * z
-    w = F32(1.0) - hz
-    return w + (((F32(1.0) - w) - hz) + (z * z * _horner(z, _COS_F32) - h * lo))
+_SIN_POLY = (1.0, *_SIN_LOW)  # sin r = r (1 + z S(z)), z = r*r
+_COS_POLY = (1.0, -0.5, *_COS_LOW)  # cos r = 1 - z/2 + z*z C(z)
 
 
 @_jit_inline
-def _sin_q(x, q, h, lo):  # type: ignore[no-untyped-def]
-    y = _cos_f32(h, lo) if q & 1 else _sin_f32(h, lo)
-    y = -y if (q & 2 != 0) != (_bits(x) < 0) else y  # sin is odd (and sin(-0) = -0)
-    return y if abs(x) < F32(np.inf) else x - x
-
-
-@_jit_inline
-def _cos_q(x, q, h, lo):  # type: ignore[no-untyped-def]
-    y = _sin_f32(h, lo) if q & 1 else _cos_f32(h, lo)
-    y = -y if (q + 1) & 2 else y
-    return y if abs(x) < F32(np.inf) else x - x
-
-
-@_jit_inline
-def _tan_q(x, q, h, lo):  # type: ignore[no-untyped-def]
-    r = F64(h) + F64(lo)
+def _sin_cos_f32(r):  # type: ignore[no-untyped-def]
+    """(sin r, cos r) in float64 for |r| <~ pi/4, each good to ~2**-36 relative: a float32 result rounds once."""
     z = r * r
-    s = r + r * z * _horner(z, _SIN_LOW)
-    c = 1.0 - 0.5 * z + z * z * _horner(z, _COS_LOW)
-    y = F32(-c / s if q & 1 else s / c)
-    y = -y if _bits(x) < 0 else y
-    return y if abs(x) < F32(np.inf) else x - x
+    return r * _horner(z, _SIN_POLY), _horner(z, _COS_POLY)
+
+
+@_jit_inline
+def _sin_qr(q, r):  # type: ignore[no-untyped-def]
+    """sin(q pi/2 + r) as a float32 (cos x is this at q + 1)."""
+    s, c = _sin_cos_f32(r)
+    y = c if q & 1 else s
+    return F32(-y if q & 2 else y)
+
+
+@_jit_inline
+def _tan_qr(q, r):  # type: ignore[no-untyped-def]
+    """tan(q pi/2 + r) as a float32 (the quotient in float64)."""
+    s, c = _sin_cos_f32(r)
+    return F32(-c / s if q & 1 else s / c)
 
 
 @_jit
 def sin_f32(x):  # type: ignore[no-untyped-def]
     """sin x for every float32."""
-    q, h, lo = _reduce_f32(abs(x))
-    return _sin_q(x, q, h, lo)
+    q, r = _reduce_f32(x)
+    return _sin_qr(q, r) if abs(x) < F32(np.inf) else x - x
 
 
 @_jit
 def cos_f32(x):  # type: ignore[no-untyped-def]
     """cos x for every float32."""
-    q, h, lo = _reduce_f32(abs(x))
-    return _cos_q(x, q, h, lo)
+    q, r = _reduce_f32(x)
+    return _sin_qr(q + 1, r) if abs(x) < F32(np.inf) else x - x
 
 
 @_jit
 def tan_f32(x):  # type: ignore[no-untyped-def]
     """tan x for every float32 (the quotient in float64)."""
-    q, h, lo = _reduce_f32(abs(x))
-    return _tan_q(x, q, h, lo)
+    q, r = _reduce_f32(x)
+    return _tan_qr(q, r) if abs(x) < F32(np.inf) else x - x
 
 
 @_jit_inline
 def sin_f32_small(x):  # type: ignore[no-untyped-def]
     """sin x for float32 |x| < _F32_TRIG_SMALL (same bits as sin_f32 there), with no Payne-Hanek work."""
-    q, h, lo = _reduce_f32_small(abs(x))
-    return _sin_q(x, q, h, lo)
+    q, r = _reduce_f32_small(x)
+    return _sin_qr(q, r)
 
 
 @_jit_inline
 def cos_f32_small(x):  # type: ignore[no-untyped-def]
     """cos x for float32 |x| < _F32_TRIG_SMALL (same bits as cos_f32 there)."""
-    q, h, lo = _reduce_f32_small(abs(x))
-    return _cos_q(x, q, h, lo)
+    q, r = _reduce_f32_small(x)
+    return _sin_qr(q + 1, r)
 
 
 @_jit_inline
 def tan_f32_small(x):  # type: ignore[no-untyped-def]
     """tan x for float32 |x| < _F32_TRIG_SMALL (same bits as tan_f32 there)."""
-    q, h, lo = _reduce_f32_small(abs(x))
-    return _tan_q(x, q, h, lo)
+    q, r = _reduce_f32_small(x)
+    return _tan_qr(q, r)
 
 
 @_jit
@@ -1090,8 +1070,6 @@ def _specs() -> dict[str, tuple]:
         "_COS_F64": ("f64", cos_c, trig_z * tiny, trig_z, 5, cos_w),
         "_SIN_LOW": ("f64", sin_s, trig_z * tiny, trig_z, 3, sin_w),
         "_COS_LOW": ("f64", cos_c, trig_z * tiny, trig_z, 3, cos_w),
-        "_SIN_F32": ("f32", sin_s, trig_z * tiny, trig_z, 3, sin_w),
-        "_COS_F32": ("f32", cos_c, trig_z * tiny, trig_z, 2, cos_w),
         "_TANH_F32": ("f32", tanh_p, tanh_z * _LD(1e-6), tanh_z, 4, lambda z: z * np.sqrt(z) / np.tanh(np.sqrt(z))),
         "_ERF_F64": ("f64", erf_p, tiny, _LD(_ERF_SMALL) ** 2, 10, erf_w),
         "_ERF_F32": ("f32", erf_p, tiny, _LD(_ERF_SMALL_F32) ** 2, 6, erf_w),

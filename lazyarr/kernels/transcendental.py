@@ -126,6 +126,23 @@ def _lshr(typingctx, x, n):  # type: ignore[no-untyped-def]
 
 
 @intrinsic
+def _i32(typingctx, op, a, b):  # type: ignore[no-untyped-def]
+    """int32 `a op b` for op in "add", "sub", "and", "ashr", "shl", wrapping, integer operands truncated to 32 bits.
+    Numba computes int32 + int32 in int64, which LLVM cannot always narrow: 8 lanes would become 2 x 4."""
+    if not isinstance(op, types.StringLiteral) or not all(isinstance(v, types.Integer) for v in (a, b)):
+        return None
+    name = op.literal_value
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        i32 = ir.IntType(32)
+        x, y = (builder.trunc(v, i32) if v.type.width > 32 else builder.sext(v, i32) if v.type.width < 32 else v
+                for v in (args[1], args[2]))
+        return getattr(builder, {"and": "and_"}.get(name, name))(x, y)
+
+    return types.int32(op, a, b), codegen
+
+
+@intrinsic
 def _fma(typingctx, a, b, c):  # type: ignore[no-untyped-def]
     """a * b + c as LLVM's fmuladd: one fused multiply-add where the CPU has FMA (rounded once: never less accurate
     than the separate operations), a multiply and an add elsewhere. Polynomials only: error-free transforms and
@@ -337,8 +354,9 @@ def _clamp(x, lo, hi):  # type: ignore[no-untyped-def]
 @_jit
 def _ldexp_f32(p, k):  # type: ignore[no-untyped-def]
     """p * 2**k for k in [-151, 129] and p near 1, in two normal factors so overflow and subnormals round once."""
-    k1 = k >> 1
-    return p * _float(np.int32((k1 + 127) << 23)) * _float(np.int32((k - k1 + 127) << 23))
+    k1 = _i32("ashr", k, 1)
+    k2 = _i32("sub", k, k1)
+    return p * _float(_i32("shl", _i32("add", k1, 127), 23)) * _float(_i32("shl", _i32("add", k2, 127), 23))
 
 
 @_jit
@@ -402,7 +420,7 @@ def exp_f32(x):  # type: ignore[no-untyped-def]
     n = t - _ROUND_F32
     r = (x - n * _LN2_HI_F32) - n * _LN2_LO_F32
     p = F32(1.0) + (r + r * r * _horner(r, _EXP_F32))
-    return _ldexp_f32(p, _bits(t) - _ROUND_BITS_F32)
+    return _ldexp_f32(p, _i32("sub", _bits(t), _ROUND_BITS_F32))
 
 
 @_jit
@@ -429,7 +447,7 @@ def exp2_f32(x):  # type: ignore[no-untyped-def]
     x = _clamp(x, F32(-151.0), F32(129.0))
     t = x + _ROUND_F32
     r = x - (t - _ROUND_F32)
-    return _ldexp_f32(F32(1.0) + r * _horner(r, _EXP2_F32), _bits(t) - _ROUND_BITS_F32)
+    return _ldexp_f32(F32(1.0) + r * _horner(r, _EXP2_F32), _i32("sub", _bits(t), _ROUND_BITS_F32))
 
 
 @_jit
@@ -480,9 +498,9 @@ def expm1_f32(x):  # type: ignore[no-untyped-def]
 def _log_parts_f32(x):  # type: ignore[no-untyped-def]
     """(e, f) with x = 2**e (1 + f) and 1 + f in [sqrt(1/2), sqrt(2)), for finite x > 0 (subnormals included)."""
     tiny = x < F32(1.1754944e-38)
-    ix = _bits(x * F32(8388608.0) if tiny else x) - _SQRT_HALF_BITS_F32
-    e = (ix >> 23) - (23 if tiny else 0)
-    return F32(e), _float(np.int32((ix & 0x7FFFFF) + _SQRT_HALF_BITS_F32)) - F32(1.0)
+    ix = _i32("sub", _bits(x * F32(8388608.0) if tiny else x), _SQRT_HALF_BITS_F32)
+    e = _i32("sub", _i32("ashr", ix, 23), 23 if tiny else 0)
+    return F32(e), _float(_i32("add", _i32("and", ix, 0x7FFFFF), _SQRT_HALF_BITS_F32)) - F32(1.0)
 
 
 @_jit

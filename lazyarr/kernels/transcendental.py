@@ -12,9 +12,12 @@ Method: range reduction, then minimax polynomials fitted by ``fit_minimax`` (Rem
 lazyarr.kernels.transcendental`` reprints the tables); pi, ln 2 and 2/pi come from integer arithmetic below.
 Cody-Waite constants are split so that k * chunk is exact; 2**k is applied as two normal factors so overflow and
 subnormal results round once; log splits the mantissa at sqrt(1/2). float32 exp, exp2, log, log2, sin, cos, tanh,
-sigmoid and erf compute in float32 (8 lanes per AVX register); float32 expm1, log1p, tan and pow compute in float64
-with shorter polynomials, where float32 would cancel too much for 2 ulp. float32 sin/cos/tan reduce inputs below
-2**20 by Cody-Waite in float64 and the rest by a table-free Payne-Hanek (``_reduce_f32``); float64 sin/cos/tan use an
+sigmoid and erf compute in float32 (8 lanes per AVX register; their integer steps go through ``_i32``, since Numba
+widens int32 arithmetic to int64 and LLVM cannot always narrow it back, which splits a loop into 2 x 4 lanes);
+float32 expm1, log1p, tan and pow compute in float64 with shorter polynomials, where float32 would cancel too much
+for 2 ulp. float32 sin/cos/tan reduce inputs below 2**20 by Cody-Waite in float64 and the rest by a table-free
+Payne-Hanek (``_reduce_f32``), then evaluate sin and cos of the float64 remainder in float64 and round once (fewer
+operations than float32 arithmetic carrying a low part); float64 sin/cos/tan use an
 error-free Cody-Waite below |x| = 2**29 and call libm above it. Both full functions branch, so loops calling them
 stay scalar (LLVM vectorises a branch by running both sides; llvm.sin would be speculated into every lane). Kernels
 use ``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there), which vectorise: they check
@@ -37,8 +40,10 @@ So the default, where LLVM inlines by itself (Numba types the function once and 
 for what is past LLVM's inlining threshold: the ``_small`` trig variants, erf, pow and their cores ``_erf64`` and
 ``_log_dd`` (the full sin/cos/tan_f32 are plain calls, see above);
 ``_horner`` is an overload that emits straight-line code (LLVM leaves a 17-term loop over a tuple rolled, and an
-inner loop also stops the vectoriser). A loop calling exp_f32 and sin_f32 compiled in 8.2 s with a cold cache,
-1.8 s with these functions cached, and loads in 0.02 s once itself cached.
+inner loop also stops the vectoriser), one ``_fma`` (llvm.fmuladd: fused where the CPU has FMA) per step: that halves
+the polynomial work, which is most of each function, and rounds once per step instead of twice. A loop calling
+exp_f32 and sin_f32 compiled in 8.2 s with a cold cache, 1.8 s with these functions cached, and loads in 0.02 s once
+itself cached.
 
 Max error in ulp against NumPy's float64 result (rounded to float32 for _f32; math.erf for erf, long double for
 sigmoid), over 2**16 log-uniform inputs plus focus ranges and special values per function; see
@@ -589,8 +594,17 @@ def log1p_f64(x):  # type: ignore[no-untyped-def]
 
 @_jit
 def log1p_f32(x):  # type: ignore[no-untyped-def]
-    """log(1 + x), accurate near 0 (computed in float64)."""
-    return F32(_log1p64(F64(x), _LOG_LOW))
+    """log(1 + x), accurate near 0, computed in float64: there 1 + x is exact for float32 |x| >= 2**-29 (and below
+    2**53), so `_log1p64`'s correction (a division) is not needed; below 2**-29, x - x*x/2 is within 2**-58."""
+    xd = F64(x)
+    u = 1.0 + xd
+    e, f = _log_parts(u)
+    hfsq, corr = _log1p_terms(f, _LOG_LOW)
+    y = e * _LN2_HI + (f - (hfsq - (corr + e * _LN2_LO)))
+    y = xd - 0.5 * xd * xd if abs(xd) < 2.0**-29 else y
+    y = -np.inf if xd == -1.0 else y
+    y = np.inf if xd == np.inf else y
+    return F32(y if xd >= -1.0 else np.nan)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -140,8 +140,10 @@ def _i32(typingctx, op, a, b):  # type: ignore[no-untyped-def]
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         i32 = ir.IntType(32)
-        x, y = (builder.trunc(v, i32) if v.type.width > 32 else builder.sext(v, i32) if v.type.width < 32 else v
-                for v in (args[1], args[2]))
+        x, y = (
+            builder.trunc(v, i32) if v.type.width > 32 else builder.sext(v, i32) if v.type.width < 32 else v
+            for v in (args[1], args[2])
+        )
         return getattr(builder, {"and": "and_"}.get(name, name))(x, y)
 
     return types.int32(op, a, b), codegen

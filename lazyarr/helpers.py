@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Flag:
@@ -114,8 +116,9 @@ class JitError(RuntimeError):
     """A function cannot be captured or replayed by `lazyarr.jit` (the message says why and what to do)."""
 
 
-class AxisError(ValueError, IndexError):
-    """An axis argument out of range (a ValueError and an IndexError, like NumPy's ``AxisError``)."""
+class AxisError(np.exceptions.AxisError):
+    """An axis argument out of range: NumPy's ``AxisError`` (so a ValueError and an IndexError), which NumPy code
+    catching ``np.exceptions.AxisError`` also catches."""
 
 
 def normalize_axis(axis: int, ndim: int) -> int:

@@ -50,7 +50,7 @@ sigmoid), over 2**16 log-uniform inputs plus focus ranges and special values per
 tests/unit/test_transcendental.py (run with -s to print them). sin/cos/tan_f32 (and the _small variants below 2**20)
 were also run on every float32 of both signs in the binades of 2**-1, 1, 2, 4, 8, 2**10, 2**19, 2**20, 2**21, 2**60,
 2**100 and 2**127, sin/cos/tan_f32_small on the three float32s nearest each multiple of pi/2 below 2**20, and erf_f32
-on every float32 in [0.6, 1.4] (around its switch at 0.921875; before the FMA change): max 1 ulp.
+on every float32 in [0.6, 1.4] (around its switch at 0.921875): max 1 ulp.
 
     | op      | f32 | f64 |    | op      | f32 | f64 |
     |---------|-----|-----|    |---------|-----|-----|

@@ -40,6 +40,8 @@ FLAGS: dict[str, Flag] = {
         Flag("PARALLEL_MIN", int, 1 << 16, "Elements a CPU kernel must cover before it is split across threads."),
         Flag("BLAS", int, 1, "1: CPU matmul kernels call BLAS through Numba's np.dot when SciPy is installed (Numba "
              "needs it for BLAS); 0, or no SciPy: matmuls are plain fused loops (same results, slower)."),
+        Flag("NATIVE", int, 1, "1: save compiled CPU kernels' object code and load it in later processes without "
+             "importing Numba (a warm-cache first call in milliseconds); 0: Numba's own cache only."),
         Flag("NULL", int, 0, "1: schedule and render kernels but do not compile or run them (kernel counting)."),
         Flag("JIT", int, 1, "0: @lazyarr.jit runs functions eagerly; 1: capture and replay (CPU: one batched native "
              "driver per replay); 2: replay with a Python loop over the captured launches."),
@@ -105,6 +107,17 @@ class Context:
 def prod(xs: Iterable[int]) -> int:
     """Product of integers (1 for an empty sequence)."""
     return math.prod(xs)
+
+
+def default_cpu_threads() -> int:
+    """Numba's default thread count, read as Numba would without importing it: ``NUMBA_NUM_THREADS``, else the
+    number of CPUs this process may run on."""
+    raw = os.environ.get("NUMBA_NUM_THREADS", "")
+    if raw.strip():
+        return max(1, int(raw))
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 def cache_dir() -> str:

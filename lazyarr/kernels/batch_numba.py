@@ -118,7 +118,7 @@ def _build_ir(launches: Sequence[Launch], slots: Sequence[SlotInfo]) -> str:
         return v
 
     for launch in launches:
-        addr, fnty, argtypes = _wrapper(launch.fn)
+        addr, fnty, argtypes = _wrapper(runtime_numba.numba_dispatcher(launch.fn))
         n_arr = len(launch.slots)
         args = [array(s, fnty.args[i], argtypes[i]) for i, s in enumerate(launch.slots)]
         ints = ([0, launch.outer] if launch.parallel else []) + list(launch.ints)
@@ -167,4 +167,4 @@ def entry_for(array_types: tuple[str, ...]) -> Callable[..., None]:
               f"def kernel(table, address{params}):\n{body}"
               "    if address != 0:\n"
               "        call_driver(address, table.ctypes.data)\n")
-    return runtime_numba.compile_source(source)
+    return runtime_numba.numba_dispatcher(runtime_numba.compile_source(source))

@@ -32,11 +32,12 @@ def canonical_device(device: str | None, default: str) -> str:
 class Buffer:
     """`size` elements of `dtype` on `device`. Identity is storage identity: two Buffers never share memory."""
 
-    __slots__ = ("size", "dtype", "device", "_array", "version", "__weakref__")
+    __slots__ = ("size", "dtype", "device", "_array", "_address", "version", "__weakref__")
 
     def __init__(self, size: int, dtype: DType, device: str = "CPU", array: Any = None) -> None:
         self.size, self.dtype, self.device = size, dtype, device
         self._array = array
+        self._address = 0
         # bumped by every in-place write of the storage once it has run (a realised ASSIGN, a jit replay's write):
         # autograd compares it with the version a remembered forward graph read (PyTorch's version counter)
         self.version = 0
@@ -72,6 +73,12 @@ class Buffer:
         """The storage as kernels see it (float16 as uint16 bit patterns)."""
         a = self.array
         return a.view(np.uint16) if self.dtype.name == "float16" else a
+
+    def address(self) -> int:
+        """The address of the CPU storage (allocating it); stable, since a Buffer never replaces its storage."""
+        if not self._address:
+            self._address = int(self.array.ctypes.data)
+        return self._address
 
     @staticmethod
     def from_numpy(a: np.ndarray, dtype: DType, device: str = "CPU") -> Buffer:

@@ -231,7 +231,12 @@ _PIO2 = math.pi / 2
 _TWO_OVER_PI_F = 2.0 / math.pi
 _PIO2_F64 = _chunks(_PI, _P + 1, 23, 5)  # float64 arguments: exact k * chunk for |k| < 2**30
 _F64_TRIG_LIMIT = float(2**29)  # |x| beyond this: float64 sin/cos/tan fall back to libm (see module docstring)
-_F32_TRIG_SMALL = F32(2.0**20)  # float32 |x| below this: Cody-Waite in float64 (_reduce_f32_small)
+_F32_TRIG_SMALL = F32(2.0**20)  # float32 |x| below this: Cody-Waite (sin/cos in float32, tan in float64)
+# k * chunk + x, fused, is exact for the first chunk (see _reduce_f32_fast); 96 bits of pi/2 in all
+_MINUS_PIO2_F32 = tuple(F32(-c) for c in _chunks(_PI, _P + 1, 24, 4))
+_TWO_OVER_PI_F32 = F32(2.0 / math.pi)
+# |r| bound of _reduce_f32_fast: k = round(x F32(2/pi)) may be off by one near a half-quadrant, |r| < 0.8277 < 0.83
+_TRIG_R_F32 = 0.83
 _PIO2_F32_ARGS = _chunks(_PI, _P + 1, 33, 3)  # k * chunk exact for |k| < 2**20 (k = round(x 2/pi), |x| < 2**20)
 # 2/pi bits 1..256 (after the binary point) as four int64 words, most significant bit first, for Payne-Hanek
 _TWO_OVER_PI_WORDS = tuple(
@@ -308,6 +313,10 @@ _COS_F64 = (0.041666666666666574, -0.0013888888888869805, 2.480158728671059e-05,
 _SIN_LOW = (-0.16666666644040445, 0.00833332930510525, -0.00019839253547014086, 2.7172732002532476e-06)
 # degree 3, max weighted error 2**-42.9
 _COS_LOW = (0.04166666661910677, -0.0013888883467257482, 2.4799451551284795e-05, -2.7205046435009465e-07)
+# degree 2, max weighted error 2**-27.3
+_SIN_F32 = _f32_tuple(-0.1666665, 0.00833187, -0.00019477273)
+# degree 2, max weighted error 2**-31.0
+_COS_F32 = _f32_tuple(0.04166665, -0.001388735, 2.4424677e-05)
 # degree 4, max weighted error 2**-29.5
 _TANH_F32 = _f32_tuple(-0.33333313, 0.13332452, -0.05383743, 0.021007463, -0.006179816)
 # degree 10, max weighted error 2**-56.4
@@ -701,6 +710,8 @@ def _tan_qr(q, r):  # type: ignore[no-untyped-def]
 @_jit
 def sin_f32(x):  # type: ignore[no-untyped-def]
     """sin x for every float32."""
+    if abs(x) < _F32_TRIG_SMALL:
+        return sin_f32_small(x)
     q, r = _reduce_f32(x)
     return _sin_qr(q, r) if abs(x) < F32(np.inf) else x - x
 
@@ -708,6 +719,8 @@ def sin_f32(x):  # type: ignore[no-untyped-def]
 @_jit
 def cos_f32(x):  # type: ignore[no-untyped-def]
     """cos x for every float32."""
+    if abs(x) < _F32_TRIG_SMALL:
+        return cos_f32_small(x)
     q, r = _reduce_f32(x)
     return _sin_qr(q + 1, r) if abs(x) < F32(np.inf) else x - x
 
@@ -720,17 +733,46 @@ def tan_f32(x):  # type: ignore[no-untyped-def]
 
 
 @_jit_inline
+def _reduce_f32_fast(x):  # type: ignore[no-untyped-def]
+    """(q, r) with x = q pi/2 + r (mod 2 pi), q an int32, r a float32 with |r| < _TRIG_R_F32, for |x| <
+    _F32_TRIG_SMALL: Cody-Waite in float32 with fused multiply-adds (8 lanes per AVX2 register). x - k c0 is exact:
+    both are multiples of 2**-24 (c0 has 24 bits, exponent 0; |x| >= 1 where k != 0 or |x| < 1 and k = +-1) and
+    the difference is below 1. Each later step rounds only once, and only a difference below 2**-24 can be hit by
+    cancellation, where it is exact (a multiple of ~2**-48), so r is within ~1 ulp of x mod pi/2."""
+    t = _fma(x, _TWO_OVER_PI_F32, _ROUND_F32)
+    k = t - _ROUND_F32
+    r = _fma(k, _MINUS_PIO2_F32[0], x)
+    r = _fma(k, _MINUS_PIO2_F32[1], r)
+    r = _fma(k, _MINUS_PIO2_F32[2], r)
+    return _bits(t), _fma(k, _MINUS_PIO2_F32[3], r)
+
+
+_COS_F32_POLY = (F32(-0.5), *_COS_F32)  # cos r = 1 + z (-1/2 + z C(z))
+
+
+@_jit_inline
+def _sin_qr_f32(q, r):  # type: ignore[no-untyped-def]
+    """sin(q pi/2 + r) for an int32 q and a float32 |r| < _TRIG_R_F32, in float32 (cos x is this at q + 1)."""
+    z = r * r
+    s = _fma(r * z, _horner(z, _SIN_F32), r)
+    s = r if r == F32(0.0) else s  # sin(-0) = -0: the product above is +0 there (S < 0), and +0 + -0 = +0
+    c = _fma(z, _horner(z, _COS_F32_POLY), F32(1.0))
+    y = c if _i32("and", q, 1) != 0 else s
+    return -y if _i32("and", q, 2) != 0 else y
+
+
+@_jit_inline
 def sin_f32_small(x):  # type: ignore[no-untyped-def]
-    """sin x for float32 |x| < _F32_TRIG_SMALL (same bits as sin_f32 there), with no Payne-Hanek work."""
-    q, r = _reduce_f32_small(x)
-    return _sin_qr(q, r)
+    """sin x for float32 |x| < _F32_TRIG_SMALL (the bits sin_f32 gives there), in float32 arithmetic."""
+    q, r = _reduce_f32_fast(x)
+    return _sin_qr_f32(q, r)
 
 
 @_jit_inline
 def cos_f32_small(x):  # type: ignore[no-untyped-def]
-    """cos x for float32 |x| < _F32_TRIG_SMALL (same bits as cos_f32 there)."""
-    q, r = _reduce_f32_small(x)
-    return _sin_qr(q + 1, r)
+    """cos x for float32 |x| < _F32_TRIG_SMALL (the bits cos_f32 gives there), in float32 arithmetic."""
+    q, r = _reduce_f32_fast(x)
+    return _sin_qr_f32(_i32("add", q, 1), r)
 
 
 @_jit_inline
@@ -1074,6 +1116,7 @@ def _specs() -> dict[str, tuple]:
     log_rw = lambda z: z / (2 + z * log_r(z))
     pow_r2 = lambda z: _series(z, [_LD(2) / (2 * k + 5) for k in range(60)])  # R(z) = 2/3 + z R2(z)
     trig_z = (pi / 4) ** 2 * _LD(1.002)
+    trig_z32 = _LD(_TRIG_R_F32) ** 2
     sin_s = lambda z: _series(z, [_LD((-1) ** (k + 1)) / fact[2 * k + 3] for k in range(30)])
     cos_c = lambda z: _series(z, [_LD((-1) ** k) / fact[2 * k + 4] for k in range(30)])
     sin_w = lambda z: z / np.abs(1 + z * sin_s(z))
@@ -1105,6 +1148,8 @@ def _specs() -> dict[str, tuple]:
         "_COS_F64": ("f64", cos_c, trig_z * tiny, trig_z, 5, cos_w),
         "_SIN_LOW": ("f64", sin_s, trig_z * tiny, trig_z, 3, sin_w),
         "_COS_LOW": ("f64", cos_c, trig_z * tiny, trig_z, 3, cos_w),
+        "_SIN_F32": ("f32", sin_s, trig_z32 * tiny, trig_z32, 2, sin_w),
+        "_COS_F32": ("f32", cos_c, trig_z32 * tiny, trig_z32, 2, cos_w),
         "_TANH_F32": ("f32", tanh_p, tanh_z * _LD(1e-6), tanh_z, 4, lambda z: z * np.sqrt(z) / np.tanh(np.sqrt(z))),
         "_ERF_F64": ("f64", erf_p, tiny, _LD(_ERF_SMALL) ** 2, 10, erf_w),
         "_ERF_F32": ("f32", erf_p, tiny, _LD(_ERF_SMALL_F32) ** 2, 6, erf_w),

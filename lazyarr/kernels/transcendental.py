@@ -15,9 +15,11 @@ subnormal results round once; log splits the mantissa at sqrt(1/2). float32 exp,
 sigmoid and erf compute in float32 (8 lanes per AVX register; their integer steps go through ``_i32``, since Numba
 widens int32 arithmetic to int64 and LLVM cannot always narrow it back, which splits a loop into 2 x 4 lanes);
 float32 expm1, log1p, tan and pow compute in float64 with shorter polynomials, where float32 would cancel too much
-for 2 ulp. float32 sin/cos/tan reduce inputs below 2**20 by Cody-Waite in float64 and the rest by a table-free
-Payne-Hanek (``_reduce_f32``), then evaluate sin and cos of the float64 remainder in float64 and round once (fewer
-operations than float32 arithmetic carrying a low part); float64 sin/cos/tan use an
+for 2 ulp. float32 sin/cos below |x| = 2**20 reduce by Cody-Waite in float32 with fused multiply-adds and evaluate
+float32 polynomials (``_reduce_f32_fast``, ``_sin_qr_f32``: max 2 ulp, twice as fast as float64 there; carrying the
+remainder's low part for 1 ulp would cost about a third more); float32 tan below 2**20 reduces by Cody-Waite in
+float64; larger float32 arguments go through a table-free Payne-Hanek (``_reduce_f32``) and sin/cos/tan of the float64
+remainder in float64, rounded once. float64 sin/cos/tan use an
 error-free Cody-Waite below |x| = 2**29 and call libm above it. Both full functions branch, so loops calling them
 stay scalar (LLVM vectorises a branch by running both sides; llvm.sin would be speculated into every lane). Kernels
 use ``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there), which vectorise: they check
@@ -50,12 +52,14 @@ sigmoid), over 2**16 log-uniform inputs plus focus ranges and special values per
 tests/unit/test_transcendental.py (run with -s to print them). sin/cos/tan_f32 (and the _small variants below 2**20)
 were also run on every float32 of both signs in the binades of 2**-1, 1, 2, 4, 8, 2**10, 2**19, 2**20, 2**21, 2**60,
 2**100 and 2**127, sin/cos/tan_f32_small on the three float32s nearest each multiple of pi/2 below 2**20, and erf_f32
-on every float32 in [0.6, 1.4] (around its switch at 0.921875): max 1 ulp.
+on every float32 in [0.6, 1.4] (around its switch at 0.921875): max 1 ulp; since sin/cos_f32 below 2**20 compute in
+float32, every positive float32 below 2**20 (the negative ones give the negated bits for sin, the same for cos):
+max 2 ulp (2 for about 1 in 50000 of [1, 2**20), the rest 0 or 1), and 1 ulp from 2**20 up.
 
     | op      | f32 | f64 |    | op      | f32 | f64 |
     |---------|-----|-----|    |---------|-----|-----|
-    | exp     |  1  |  1  |    | sin     |  1  |  1  |
-    | exp2    |  1  |  1  |    | cos     |  1  |  1  |
+    | exp     |  1  |  1  |    | sin     |  2  |  1  |
+    | exp2    |  1  |  1  |    | cos     |  2  |  1  |
     | expm1   |  1  |  1  |    | tan     |  1  |  2  |
     | log     |  1  |  1  |    | tanh    |  1  |  2  |
     | log2    |  1  |  2  |    | sigmoid |  2  |  2  |

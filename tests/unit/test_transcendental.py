@@ -166,6 +166,33 @@ def test_small_argument_trig_gives_the_full_functions_bits(op: str, t: str) -> N
     np.testing.assert_array_equal(_apply(getattr(T, f"{op}_{t}_small"), x), _apply(getattr(T, f"{op}_{t}"), x))
 
 
+def _near_multiples_of_half_pi(limit: float) -> np.ndarray:
+    """The float32s nearest k pi/2 for 0 < k pi/2 < limit, and their two neighbours."""
+    m = np.arange(1, int(limit / (np.pi / 2)) + 1) * (np.pi / 2)
+    m = m.astype(np.float32)
+    return np.concatenate([m, np.nextafter(m, np.float32(0)), np.nextafter(m, np.float32(np.inf))])
+
+
+@pytest.mark.parametrize("op", ["sin", "cos"])
+def test_float32_trig_sweep(op: str) -> None:
+    """sin/cos_f32 compute in float32 below 2**20: every other float32 in [1, 2), every 1024th bit pattern below
+    2**20 and the float32s next to multiples of pi/2, both signs, plus zeros, subnormals and the limit. Max 2 ulp,
+    and a vectorised loop over <op>_f32_small gives the full function's bits (kernels switch per block of elements)."""
+    fi = np.finfo(np.float32)
+    ones = np.arange(0x3F800000, 0x40000000, 2, dtype=np.int32).view(np.float32)
+    spread = np.arange(0, np.float32(2.0**20).view(np.int32), 1024, dtype=np.int32).view(np.float32)
+    below_limit = np.nextafter(np.float32(2.0**20), np.float32(0))
+    edges = [0.0, fi.smallest_subnormal, fi.smallest_normal, 2.0**-12, below_limit, 2.0**20 - 16, np.pi / 4, 0.8]
+    x = np.concatenate([ones, spread, _near_multiples_of_half_pi(2.0**20), np.array(edges, np.float32)])
+    x = np.concatenate([x, -x])
+    fast, full = np.empty_like(x), np.empty_like(x)
+    _loop(getattr(T, f"{op}_f32_small"))(x, fast)
+    _loop(getattr(T, f"{op}_f32"))(x, full)
+    np.testing.assert_array_equal(fast.view(np.int32), full.view(np.int32))
+    want = REFERENCE[op](x.astype(np.float64)).astype(np.float32)
+    assert _report(f"{op}_f32 sweep", ulp_error(full, want), x) <= 2
+
+
 @pytest.mark.parametrize("t", ["f32", "f64"])
 def test_pow_accuracy(t: str) -> None:
     x, y = _pow_inputs(t)

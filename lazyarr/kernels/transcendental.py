@@ -54,7 +54,7 @@ were also run on every float32 of both signs in the binades of 2**-1, 1, 2, 4, 8
 2**100 and 2**127, sin/cos/tan_f32_small on the three float32s nearest each multiple of pi/2 below 2**20, and erf_f32
 on every float32 in [0.6, 1.4] (around its switch at 0.921875): max 1 ulp; since sin/cos_f32 below 2**20 compute in
 float32, every positive float32 below 2**20 (the negative ones give the negated bits for sin, the same for cos):
-max 2 ulp (2 for about 1 in 50000 of [1, 2**20), the rest 0 or 1), and 1 ulp from 2**20 up.
+max 2 ulp (2 for about 1 in 300000 of [1, 2**20), 1 in 50000 for cos in [1, 2); the rest 0 or 1), 1 ulp above.
 
     | op      | f32 | f64 |    | op      | f32 | f64 |
     |---------|-----|-----|    |---------|-----|-----|

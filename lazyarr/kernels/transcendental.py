@@ -15,11 +15,11 @@ subnormal results round once; log splits the mantissa at sqrt(1/2). float32 exp,
 sigmoid and erf compute in float32 (8 lanes per AVX register; their integer steps go through ``_i32``, since Numba
 widens int32 arithmetic to int64 and LLVM cannot always narrow it back, which splits a loop into 2 x 4 lanes);
 float32 expm1, log1p, tan and pow compute in float64 with shorter polynomials, where float32 would cancel too much
-for 2 ulp. float32 sin/cos below |x| = 2**20 reduce by Cody-Waite in float32 with fused multiply-adds and evaluate
-float32 polynomials (``_reduce_f32_fast``, ``_sin_qr_f32``: max 2 ulp, twice as fast as float64 there; carrying the
-remainder's low part for 1 ulp would cost about a third more); float32 tan below 2**20 reduces by Cody-Waite in
-float64; larger float32 arguments go through a table-free Payne-Hanek (``_reduce_f32``) and sin/cos/tan of the float64
-remainder in float64, rounded once. float64 sin/cos/tan use an
+for 2 ulp. float32 sin/cos below |x| = 2**20 reduce by Cody-Waite in float32 with fused multiply-adds to a remainder
+hi + lo and evaluate float32 polynomials (``_reduce_f32_fast``, ``_sin_qr_f32``; without lo, max 2 ulp for 15% less
+time); float32 tan below 2**20 reduces by Cody-Waite in float64; larger float32 arguments go through a table-free
+Payne-Hanek (``_reduce_f32``) and sin/cos/tan of the float64 remainder in float64, rounded once. float64
+sin/cos/tan use an
 error-free Cody-Waite below |x| = 2**29 and call libm above it. Both full functions branch, so loops calling them
 stay scalar (LLVM vectorises a branch by running both sides; llvm.sin would be speculated into every lane). Kernels
 use ``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there), which vectorise: they check
@@ -53,13 +53,13 @@ tests/unit/test_transcendental.py (run with -s to print them). sin/cos/tan_f32 (
 were also run on every float32 of both signs in the binades of 2**-1, 1, 2, 4, 8, 2**10, 2**19, 2**20, 2**21, 2**60,
 2**100 and 2**127, sin/cos/tan_f32_small on the three float32s nearest each multiple of pi/2 below 2**20, and erf_f32
 on every float32 in [0.6, 1.4] (around its switch at 0.921875): max 1 ulp; since sin/cos_f32 below 2**20 compute in
-float32, every positive float32 below 2**20 (the negative ones give the negated bits for sin, the same for cos):
-max 2 ulp (2 for about 1 in 300000 of [1, 2**20), 1 in 50000 for cos in [1, 2); the rest 0 or 1), 1 ulp above.
+float32, again on every float32 in [2**-13, 2**20) and in the binades of 2**-127, 2**-126, 2**-100, 2**-40, 2**-20:
+max 1 ulp (about 6.6% of [1, 2**20) off by 1).
 
     | op      | f32 | f64 |    | op      | f32 | f64 |
     |---------|-----|-----|    |---------|-----|-----|
-    | exp     |  1  |  1  |    | sin     |  2  |  1  |
-    | exp2    |  1  |  1  |    | cos     |  2  |  1  |
+    | exp     |  1  |  1  |    | sin     |  1  |  1  |
+    | exp2    |  1  |  1  |    | cos     |  1  |  1  |
     | expm1   |  1  |  1  |    | tan     |  1  |  2  |
     | log     |  1  |  1  |    | tanh    |  1  |  2  |
     | log2    |  1  |  2  |    | sigmoid |  2  |  2  |
@@ -239,7 +239,7 @@ _F32_TRIG_SMALL = F32(2.0**20)  # float32 |x| below this: Cody-Waite (sin/cos in
 # k * chunk + x, fused, is exact for the first chunk (see _reduce_f32_fast); 96 bits of pi/2 in all
 _MINUS_PIO2_F32 = tuple(F32(-c) for c in _chunks(_PI, _P + 1, 24, 4))
 _TWO_OVER_PI_F32 = F32(2.0 / math.pi)
-# |r| bound of _reduce_f32_fast: k = round(x F32(2/pi)) may be off by one near a half-quadrant, |r| < 0.8277 < 0.83
+# |hi| bound of _reduce_f32_fast: k = round(x F32(2/pi)) may be off by one near a half-quadrant, so |hi| < 0.8277
 _TRIG_R_F32 = 0.83
 _PIO2_F32_ARGS = _chunks(_PI, _P + 1, 33, 3)  # k * chunk exact for |k| < 2**20 (k = round(x 2/pi), |x| < 2**20)
 # 2/pi bits 1..256 (after the binary point) as four int64 words, most significant bit first, for Payne-Hanek
@@ -738,29 +738,34 @@ def tan_f32(x):  # type: ignore[no-untyped-def]
 
 @_jit_inline
 def _reduce_f32_fast(x):  # type: ignore[no-untyped-def]
-    """(q, r) with x = q pi/2 + r (mod 2 pi), q an int32, r a float32 with |r| < _TRIG_R_F32, for |x| <
-    _F32_TRIG_SMALL: Cody-Waite in float32 with fused multiply-adds (8 lanes per AVX2 register). x - k c0 is exact:
-    both are multiples of 2**-24 (c0 has 24 bits, exponent 0; |x| >= 1 where k != 0 or |x| < 1 and k = +-1) and
-    the difference is below 1. Each later step rounds only once, and only a difference below 2**-24 can be hit by
-    cancellation, where it is exact (a multiple of ~2**-48), so r is within ~1 ulp of x mod pi/2."""
+    """(q, hi, lo) with x = q pi/2 + hi + lo (mod 2 pi), q an int32, float32s |hi| < _TRIG_R_F32 and |lo| <= ulp(hi)
+    (about), for |x| < _F32_TRIG_SMALL: Cody-Waite in float32 with fused multiply-adds (8 lanes per AVX2 register).
+    x - k c0 is exact (both are multiples of 2**-24: c0 has 24 bits and exponent 0, |x| >= 1 where k != 0 or |x| < 1
+    and k = +-1; the difference is below 1); k c1 = b + be exactly (fma); hi + e = (x - k c0) + b exactly (TwoSum);
+    lo = e + be - k (c2 + c3) rounds far below ulp(hi), whose least value here is 2**-51 (x - k pi/2 >= 2**-27.9)."""
     t = _fma(x, _TWO_OVER_PI_F32, _ROUND_F32)
     k = t - _ROUND_F32
-    r = _fma(k, _MINUS_PIO2_F32[0], x)
-    r = _fma(k, _MINUS_PIO2_F32[1], r)
-    r = _fma(k, _MINUS_PIO2_F32[2], r)
-    return _bits(t), _fma(k, _MINUS_PIO2_F32[3], r)
+    a = _fma(k, _MINUS_PIO2_F32[0], x)
+    b = k * _MINUS_PIO2_F32[1]
+    be = _fma(k, _MINUS_PIO2_F32[1], -b)
+    hi = a + b
+    bv = hi - a
+    e = (a - (hi - bv)) + (b - bv)
+    lo = _fma(k, _MINUS_PIO2_F32[2], _fma(k, _MINUS_PIO2_F32[3], e + be))
+    return _bits(t), hi, lo
 
 
 _COS_F32_POLY = (F32(-0.5), *_COS_F32)  # cos r = 1 + z (-1/2 + z C(z))
 
 
 @_jit_inline
-def _sin_qr_f32(q, r):  # type: ignore[no-untyped-def]
-    """sin(q pi/2 + r) for an int32 q and a float32 |r| < _TRIG_R_F32, in float32 (cos x is this at q + 1)."""
-    z = r * r
-    s = _fma(r * z, _horner(z, _SIN_F32), r)
-    s = r if r == F32(0.0) else s  # sin(-0) = -0: the product above is +0 there (S < 0), and +0 + -0 = +0
-    c = _fma(z, _horner(z, _COS_F32_POLY), F32(1.0))
+def _sin_qr_f32(q, hi, lo):  # type: ignore[no-untyped-def]
+    """sin(q pi/2 + hi + lo) for an int32 q and float32s as `_reduce_f32_fast` returns them, in float32 (cos x is this
+    at q + 1): sin(hi + lo) = sin hi + lo cos hi and cos(hi + lo) = cos hi - lo sin hi, to first order."""
+    z = hi * hi
+    s = hi + _fma(hi * z, _horner(z, _SIN_F32), lo)
+    s = hi if hi == F32(0.0) else s  # sin(-0) = -0, where the sum above gives +0
+    c = F32(1.0) + _fma(z, _horner(z, _COS_F32_POLY), -(hi * lo))
     y = c if _i32("and", q, 1) != 0 else s
     return -y if _i32("and", q, 2) != 0 else y
 
@@ -768,15 +773,15 @@ def _sin_qr_f32(q, r):  # type: ignore[no-untyped-def]
 @_jit_inline
 def sin_f32_small(x):  # type: ignore[no-untyped-def]
     """sin x for float32 |x| < _F32_TRIG_SMALL (the bits sin_f32 gives there), in float32 arithmetic."""
-    q, r = _reduce_f32_fast(x)
-    return _sin_qr_f32(q, r)
+    q, hi, lo = _reduce_f32_fast(x)
+    return _sin_qr_f32(q, hi, lo)
 
 
 @_jit_inline
 def cos_f32_small(x):  # type: ignore[no-untyped-def]
     """cos x for float32 |x| < _F32_TRIG_SMALL (the bits cos_f32 gives there), in float32 arithmetic."""
-    q, r = _reduce_f32_fast(x)
-    return _sin_qr_f32(_i32("add", q, 1), r)
+    q, hi, lo = _reduce_f32_fast(x)
+    return _sin_qr_f32(_i32("add", q, 1), hi, lo)
 
 
 @_jit_inline

@@ -32,11 +32,12 @@ def canonical_device(device: str | None, default: str) -> str:
 class Buffer:
     """`size` elements of `dtype` on `device`. Identity is storage identity: two Buffers never share memory."""
 
-    __slots__ = ("size", "dtype", "device", "_array", "version", "__weakref__")
+    __slots__ = ("size", "dtype", "device", "_array", "_address", "version", "__weakref__")
 
     def __init__(self, size: int, dtype: DType, device: str = "CPU", array: Any = None) -> None:
         self.size, self.dtype, self.device = size, dtype, device
         self._array = array
+        self._address = 0
         # bumped by every in-place write of the storage once it has run (a realised ASSIGN, a jit replay's write):
         # autograd compares it with the version a remembered forward graph read (PyTorch's version counter)
         self.version = 0
@@ -57,6 +58,12 @@ class Buffer:
             else:
                 self._array = runtime_cuda.backend().empty(self.size, self.dtype.np_name)
         return self._array
+
+    def address(self) -> int:
+        """The address of a CPU buffer's first element (allocating it; cached: the storage never moves)."""
+        if not self._address:
+            self._address = self.array.ctypes.data
+        return self._address
 
     def numpy(self) -> np.ndarray:
         """The values as a flat NumPy array: the storage itself on CPU, a copy from the device on CUDA."""

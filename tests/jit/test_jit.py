@@ -288,7 +288,7 @@ def test_replay_modes_agree(mode: int) -> None:
 
 
 def test_threaded_kernels_between_driver_segments() -> None:
-    with lazyarr.Context(PARALLEL_MIN=16, NUM_THREADS=2, JIT_SPLIT=1):
+    with lazyarr.Context(PARALLEL_MIN=16, JIT_PARALLEL_MIN=16, NUM_THREADS=2, JIT_SPLIT=1):
         f = lazyarr.jit(chain)
         for _ in range(4):
             x = arr(64, 4)

@@ -208,6 +208,7 @@ class CapturedProgram:
               inputs_dtypes: list[Any]) -> None:
         self.runnable = all(k.fn is not None for k, _ in launches)
         self.blas_cap = 0  # BLAS threads during a replay (0: BLAS's own count)
+        self.gemm_kernels = 0  # kernels that call BLAS
         self.segments: list[Any] = []  # Driver objects and _Steps, in launch order
         self.table = np.zeros(len(sizes) and max(sizes) + 1, dtype=np.int64)
         devices = {b.device for b in self.fixed} | {dev for _, _, dev in self.out_specs}
@@ -239,6 +240,7 @@ class CapturedProgram:
         if run:
             self.segments.append(batch_numba.Driver(run, slot_info))
         gemm_flops = [k.lowered.flops for k, _ in launches if _has_gemm(k.lowered.program.body)]
+        self.gemm_kernels = len(gemm_flops)
         if gemm_flops and max(gemm_flops) < SMALL_GEMM_FLOPS:
             self.blas_cap = flag("JIT_BLAS_THREADS")
         self.fixed_arrays = [b.kernel_array() for b in self.fixed]  # held: the driver keeps raw pointers to them

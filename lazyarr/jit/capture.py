@@ -312,15 +312,25 @@ class CapturedProgram:
         table = self.ctable
         k = 0
         for b in ins:
-            table[k] = b.address()
+            table[k] = b._address or b.address()
             k += 1
         table[k] = entry[6]
         self.run_first(self.table_address)
-        COUNTERS.kernels_launched += self.n_kernels
-        COUNTERS.bytes_moved += self.bytes_moved
-        COUNTERS.flops += self.flops
-        COUNTERS.kernel_time += perf_counter() - start
-        return _output_tensor(entry, self.plain_device)  # type: ignore[arg-type]
+        counters = COUNTERS
+        counters.kernels_launched += self.n_kernels
+        counters.bytes_moved += self.bytes_moved
+        counters.flops += self.flops
+        counters.kernel_time += perf_counter() - start
+        if not is_grad_enabled():
+            return _owned(_proto(self.plain_device)._new(entry[0]), entry[5])  # type: ignore[arg-type]
+        # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own (so
+        # jit's watch list of lazy readers, `inplace.recent`, would skip it)
+        t = _new_tensor(Tensor)
+        t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[0], self.plain_device, None, None, None
+        t._group = group = entry[5]
+        all_tensors.add(t)
+        group.members.add(t)
+        return t
 
     def _new_output(self, j: int) -> list[Any]:
         """New storage for output j: [BUFFER UOp, Buffer, array, kernel array, reference counts when only the pool
@@ -371,21 +381,6 @@ def _has_gemm(body: list[Any]) -> bool:
     """Whether a lowered kernel's statements call BLAS (a `Gemm`, possibly inside batch loops)."""
     return any(isinstance(st, Gemm) or (isinstance(st, Loop) and _has_gemm(st.body)) for st in body)
 _new_tensor = Tensor.__new__
-
-
-def _output_tensor(entry: list[Any], device: str) -> Tensor:
-    """A new Tensor over pool entry `entry`'s whole BUFFER, owned by its group: `Tensor._new` without the work that
-    cannot apply (a whole buffer is not a view, and it reads no storage but its own, so jit's watch list of lazy
-    readers would skip it). Under no_grad, `_new` itself (it detaches)."""
-    if not is_grad_enabled():
-        return _owned(_proto(device)._new(entry[0]), entry[5])
-    t = _new_tensor(Tensor)
-    t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[0], device, None, None, None
-    group = entry[5]
-    t._group = group
-    all_tensors.add(t)
-    group.members.add(t)
-    return t
 
 
 def _owned(t: Tensor, group: Any) -> Tensor:

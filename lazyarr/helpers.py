@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Flag:
@@ -38,6 +40,8 @@ FLAGS: dict[str, Flag] = {
         Flag("PARALLEL_MIN", int, 1 << 16, "Elements a CPU kernel must cover before it is split across threads."),
         Flag("BLAS", int, 1, "1: CPU matmul kernels call BLAS through Numba's np.dot when SciPy is installed (Numba "
              "needs it for BLAS); 0, or no SciPy: matmuls are plain fused loops (same results, slower)."),
+        Flag("NATIVE", int, 1, "1: save compiled CPU kernels' object code and load it in later processes without "
+             "importing Numba (a warm-cache first call in milliseconds); 0: Numba's own cache only."),
         Flag("NULL", int, 0, "1: schedule and render kernels but do not compile or run them (kernel counting)."),
         Flag("JIT", int, 1, "0: @lazyarr.jit runs functions eagerly; 1: capture and replay (CPU: one batched native "
              "driver per replay); 2: replay with a Python loop over the captured launches."),
@@ -116,6 +120,17 @@ def prod(xs: Iterable[int]) -> int:
     return math.prod(xs)
 
 
+def default_cpu_threads() -> int:
+    """Numba's default thread count, read as Numba would without importing it: ``NUMBA_NUM_THREADS``, else the
+    number of CPUs this process may run on."""
+    raw = os.environ.get("NUMBA_NUM_THREADS", "")
+    if raw.strip():
+        return max(1, int(raw))
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def cache_dir() -> str:
     """The on-disk cache directory (``LAZYARR_CACHE_DIR`` or ``~/.cache/lazyarr``)."""
     return flag("CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "lazyarr")
@@ -125,8 +140,9 @@ class JitError(RuntimeError):
     """A function cannot be captured or replayed by `lazyarr.jit` (the message says why and what to do)."""
 
 
-class AxisError(ValueError, IndexError):
-    """An axis argument out of range (a ValueError and an IndexError, like NumPy's ``AxisError``)."""
+class AxisError(np.exceptions.AxisError):
+    """An axis argument out of range: NumPy's ``AxisError`` (so a ValueError and an IndexError), which NumPy code
+    catching ``np.exceptions.AxisError`` also catches."""
 
 
 def normalize_axis(axis: int, ndim: int) -> int:

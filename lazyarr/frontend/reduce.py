@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
     if axis is None:
         return tuple(range(ndim))
+    if ndim == 0 and not isinstance(axis, (tuple, list)) and operator.index(axis) in (0, -1):
+        return ()  # a 0-d tensor reduces over axis 0 or -1 to itself (NumPy's ufunc reductions, PyTorch)
     axes = tuple(normalize_axis(operator.index(a), ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
     if len(set(axes)) != len(axes):
         raise ValueError("duplicate value in 'axis'")
@@ -106,7 +108,7 @@ class ReduceMixin:
         return self.bool()._reduce(Ops.MIN, axis, keepdims)
 
     def _arg_extreme(self: Tensor, axis: Any, keepdims: bool, largest: bool) -> Tensor:
-        if axis is None:
+        if axis is None or (self.ndim == 0 and operator.index(axis) in (0, -1)):
             return self.reshape(-1)._arg_extreme(0, False, largest).reshape((1,) * self.ndim if keepdims else ())
         a = normalize_axis(operator.index(axis), self.ndim)
         n = self.shape[a]

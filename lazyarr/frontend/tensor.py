@@ -29,6 +29,7 @@ from lazyarr.frontend.inplace import (
     recent,
 )
 from lazyarr.frontend.movement import MovementMixin
+from lazyarr.frontend.ndarray_methods import NdarrayMethodsMixin
 from lazyarr.frontend.nn_ops import NNMixin
 from lazyarr.frontend.numpy_api import NumpyMixin
 from lazyarr.frontend.reduce import ReduceMixin
@@ -41,7 +42,8 @@ from lazyarr.kernels import realize as realize_module
 from lazyarr.kernels.device import Buffer, canonical_device
 
 
-class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, AutogradMixin, NNMixin, NumpyMixin):
+class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, AutogradMixin, NNMixin, NumpyMixin,
+             NdarrayMethodsMixin):
     """A lazy n-d array of `dtype` on `device` (tinygrad/PyTorch-style methods, NumPy-style dtypes and errors).
 
     `Tensor(data, dtype=None, device=None)` takes a Python scalar, a nested list/tuple, a NumPy array (any strides;

@@ -22,6 +22,8 @@ from llvmlite import binding as llvm
 from llvmlite import ir
 from numba.core.compiler_lock import global_compiler_lock
 
+from lazyarr.kernels import runtime_numba
+
 _I64 = ir.IntType(64)
 _lock = threading.Lock()
 
@@ -113,7 +115,7 @@ def _build_ir(launches: Sequence[Launch], slots: Sequence[SlotInfo]) -> str:
         return v
 
     for launch in launches:
-        addr, fnty, argtypes = _wrapper(launch.fn)
+        addr, fnty, argtypes = _wrapper(runtime_numba.numba_dispatcher(launch.fn))
         n_arr = len(launch.slots)
         args = [array(s, fnty.args[i], argtypes[i]) for i, s in enumerate(launch.slots)]
         ints = ([0, launch.outer] if launch.parallel else []) + list(launch.ints)

@@ -59,12 +59,6 @@ class Buffer:
                 self._array = runtime_cuda.backend().empty(self.size, self.dtype.np_name)
         return self._array
 
-    def address(self) -> int:
-        """The address of a CPU buffer's first element (allocating it; cached: the storage never moves)."""
-        if not self._address:
-            self._address = self.array.ctypes.data
-        return self._address
-
     def numpy(self) -> np.ndarray:
         """The values as a flat NumPy array: the storage itself on CPU, a copy from the device on CUDA."""
         if self.device == "CPU":
@@ -79,6 +73,12 @@ class Buffer:
         """The storage as kernels see it (float16 as uint16 bit patterns)."""
         a = self.array
         return a.view(np.uint16) if self.dtype.name == "float16" else a
+
+    def address(self) -> int:
+        """The address of the CPU storage (allocating it); stable, since a Buffer never replaces its storage."""
+        if not self._address:
+            self._address = int(self.array.ctypes.data)
+        return self._address
 
     @staticmethod
     def from_numpy(a: np.ndarray, dtype: DType, device: str = "CPU") -> Buffer:

@@ -46,6 +46,30 @@ def _float_intrinsic(name: str, flags: tuple[str, ...] = ()):  # type: ignore[no
     return intrinsic(typer)
 
 
+@intrinsic(prefer_literal=True)
+def stack_empty(typingctx, count, dtype):  # type: ignore[no-untyped-def]
+    """An uninitialised 1-D array of `count` (a literal int) elements of `dtype` on the kernel's stack, for scratch
+    space: unlike np.empty it calls no Numba runtime function, so the kernel stays loadable natively (native.py)."""
+    if not isinstance(count, types.IntegerLiteral):
+        return None
+    n = count.literal_value
+    dt = dtype.instance_type if isinstance(dtype, types.NumberClass) else dtype.dtype
+    array_type = types.Array(dt, 1, "C")
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        item = context.get_data_type(dt)
+        with builder.goto_entry_block():
+            data = builder.alloca(item, size=ir.Constant(ir.IntType(64), n))
+            data.align = 64
+        ary = context.make_array(array_type)(context, builder)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))
+        context.populate_array(ary, data=data, shape=[context.get_constant(types.intp, n)], strides=[itemsize],
+                               itemsize=itemsize, meminfo=None)
+        return ary._getvalue()
+
+    return array_type(count, dtype), codegen
+
+
 # reduction accumulators: fmaximum/fminimum propagate NaN and order -0 < +0, so they are associative and LLVM may
 # vectorise a max/min reduction loop without changing its result
 fmaximum = _float_intrinsic("llvm.maximum")

@@ -142,8 +142,11 @@ class ExecItem:
             timed = runtime_cuda.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args)
             elapsed = time.perf_counter() - start if timed is None else timed
         else:
-            runtime_numba.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args, low.program.parallel,
-                                 low.outer_size, low.work)
+            if isinstance(k.fn, runtime_numba.NativeKernel):  # each buffer as its (address, size) pair
+                fn, arrays = k.fn.raw, [x for b in self.bufs for x in (b.address(), b.size)]
+            else:
+                fn, arrays = k.fn, [b.kernel_array() for b in self.bufs]
+            runtime_numba.launch(fn, arrays, low.int_args, low.program.parallel, low.outer_size, low.work)
             elapsed = time.perf_counter() - start
         COUNTERS.kernel_time += elapsed
         if flag("DEBUG") >= 1:

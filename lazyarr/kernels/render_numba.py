@@ -344,7 +344,7 @@ class _Renderer:
             "from numba import njit, types",
             "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, bitcast, block_sum_f32, block_sum_f64, "
             "c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, fminimum, ipow, mat_c, out_block, "
-            "round_f16, shl, shr)",
+            "round_f16, shl, shr, stack_empty)",
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",
@@ -359,8 +359,9 @@ class _Renderer:
             self.stmt(s, 1)
         if not p.body:
             self.lines.append("    pass")
-        scratch = [f"    tmp_{t} = np.empty(REDUCE_BLOCK, np.float{t[1:]})" for t in sorted(self.scratch)]
-        scratch += [f"    {n}_l = np.empty(LANES, {np_type(self.dtypes[n])})" for n in self.lanes]
+        # scratch on the stack (constant sizes): no allocation per launch and no Numba runtime call (see native.py)
+        scratch = [f"    tmp_{t} = stack_empty(REDUCE_BLOCK, np.float{t[1:]})" for t in sorted(self.scratch)]
+        scratch += [f"    {n}_l = stack_empty(LANES, {np_type(self.dtypes[n])})" for n in self.lanes]
         return "\n".join(head + scratch + self.lines) + "\n"
 
 

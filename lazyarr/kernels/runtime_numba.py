@@ -1,7 +1,9 @@
 """CPU runtime: compile rendered Numba source (memory cache, then disk cache, then numba), and launch kernels.
 
 Each kernel's source is written to `<cache dir>/kernels/<name>.py` and imported, so Numba's own on-disk cache
-(`cache=True`, next to that file) makes a second process load machine code instead of compiling. A cache entry that
+(`cache=True`, next to that file) makes a second process load machine code instead of compiling. Next to it,
+`native.export` saves the kernel's object code, which a later process links with llvmlite alone (`native.load`):
+a warm cache then never imports Numba, whose start-up takes longer than most programs' kernels. A cache entry that
 cannot be read is deleted and compiled again. This is the only module (with numba_support) that imports numba.
 """
 
@@ -22,23 +24,26 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from lazyarr.helpers import cache_dir, flag
+from lazyarr.helpers import cache_dir, default_cpu_threads, flag
+from lazyarr.kernels import native
+from lazyarr.kernels.native import NativeKernel
 from lazyarr.kernels.stats import COUNTERS
 
 CACHE_VERSION = "1"
-_compiled: dict[str, Callable[..., None]] = {}
+_compiled: dict[str, Callable[..., Any]] = {}
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
 
 
 @functools.cache
 def _support_digest() -> str:
-    # Numba's cache only watches the kernel's own file: fold in the helper modules kernels call
-    import numba
-
-    h = hashlib.sha256(f"{CACHE_VERSION}|{numba.__version__}".encode())
+    # Numba's cache only watches the kernel's own file: fold in the helper modules kernels call, and Numba's exact
+    # version (read from its files: importing Numba here would cost a warm-cache process all it saves)
+    spec = importlib.util.find_spec("numba")
+    assert spec is not None and spec.origin is not None, "lazyarr's CPU backend needs numba"
+    h = hashlib.sha256(CACHE_VERSION.encode())
     here = os.path.dirname(os.path.abspath(__file__))
-    for helper in sorted(glob.glob(os.path.join(here, "numba_*.py")) + glob.glob(os.path.join(here, "transcendental*.py"))):
+    for helper in [os.path.join(os.path.dirname(spec.origin), "_version.py")] + sorted(glob.glob(os.path.join(here, "numba_*.py")) + glob.glob(os.path.join(here, "transcendental*.py"))):
         with open(helper, "rb") as f:
             h.update(f.read())
     return h.hexdigest()
@@ -50,8 +55,9 @@ def kernel_name(source: str) -> str:
     return f"lk_{digest}"
 
 
-def compile_source(source: str) -> Callable[..., None]:
-    """The compiled `kernel` function of a rendered module; cached in memory and on disk."""
+def compile_source(source: str) -> Callable[..., Any]:
+    """The compiled `kernel` function of a rendered module (a Numba dispatcher, or a `NativeKernel` loaded from the
+    disk cache); cached in memory and on disk."""
     if source in _compiled:
         COUNTERS.memory_cache_hits += 1
         return _compiled[source]
@@ -76,12 +82,42 @@ def _kernel_dir() -> str:
     return d
 
 
-def _load(name: str, source: str) -> tuple[Callable[..., None], bool]:
+def _path(name: str) -> str:
     try:
-        path = os.path.join(_kernel_dir(), f"{name}.py")
+        return os.path.join(_kernel_dir(), f"{name}.py")
     except OSError:
         path = os.path.join(tempfile.gettempdir(), f"lazyarr-{os.getuid()}", f"{name}.py")
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        return path
+
+
+def _load(name: str, source: str) -> tuple[Callable[..., Any], bool]:
+    path = _path(name)
+    if flag("NATIVE"):
+        kernel = native.load(native.path_for(path), name)
+        if kernel is not None:
+            kernel.source = source
+            return kernel, True
+    fn, from_disk = _load_numba(name, source, path)
+    if not from_disk and flag("NATIVE"):
+        try:
+            native.export(fn, native.path_for(path))
+        except Exception:  # noqa: BLE001  (a kernel that cannot be saved natively still runs through Numba)
+            pass
+    return fn, from_disk
+
+
+def numba_dispatcher(fn: Callable[..., Any]) -> Any:
+    """The Numba dispatcher of a compiled kernel: a native kernel is imported through Numba (its disk cache) once."""
+    if not isinstance(fn, NativeKernel):
+        return fn
+    with _lock:
+        if fn.dispatcher is None:
+            fn.dispatcher, _ = _load_numba(fn.name, fn.source, _path(fn.name))
+    return fn.dispatcher
+
+
+def _load_numba(name: str, source: str, path: str) -> tuple[Callable[..., Any], bool]:
     try:
         return _import(name, source, path)
     except Exception:  # a corrupt or unreadable cache entry: drop it and compile from scratch
@@ -101,7 +137,7 @@ def _write(path: str, source: str) -> None:
     os.replace(tmp, path)
 
 
-def _import(name: str, source: str, path: str) -> tuple[Callable[..., None], bool]:
+def _import(name: str, source: str, path: str) -> tuple[Callable[..., Any], bool]:
     try:
         with open(path) as f:
             ok = f.read() == source
@@ -144,6 +180,8 @@ def num_threads() -> int:
     n = flag("NUM_THREADS")
     if n > 0:
         return n
+    if "numba" not in sys.modules:  # what Numba's config would say, without importing Numba for it
+        return default_cpu_threads()
     from numba.np.ufunc import parallel
 
     if parallel._is_initialized:
@@ -201,7 +239,7 @@ class _Job:
     that starts late (a busy machine) finds the work done instead of delaying the caller; the caller waits only for
     chunks another thread has taken."""
 
-    def __init__(self, fn: Callable[..., None], arrays: list[Any], ints: list[int], bounds: list[int]) -> None:
+    def __init__(self, fn: Callable[..., Any], arrays: list[Any], ints: list[int], bounds: list[int]) -> None:
         self.fn, self.arrays, self.ints, self.bounds = fn, arrays, ints, bounds
         self.n = len(bounds) - 1
         self.next = itertools.count()  # next() on a count is atomic under the GIL
@@ -212,7 +250,7 @@ class _Job:
     def work(self) -> None:
         while (i := next(self.next)) < self.n:
             try:
-                self.fn(*self.arrays, self.bounds[i], self.bounds[i + 1], *self.ints)
+                native.check(self.fn(*self.arrays, self.bounds[i], self.bounds[i + 1], *self.ints), str(self.fn))
             except BaseException as e:  # re-raised by the caller
                 self.error = e
             with self.cv:
@@ -228,13 +266,15 @@ class _Job:
             raise self.error
 
 
-def launch(fn: Callable[..., None], arrays: list[Any], ints: list[int], parallel: bool, outer: int, work: int) -> None:
-    """Run a kernel; a parallel kernel with enough `work` is split over threads along its first loop (`outer`)."""
+def launch(fn: Callable[..., Any], arrays: list[Any], ints: list[int], parallel: bool, outer: int, work: int) -> None:
+    """Run a kernel; a parallel kernel with enough `work` is split over threads along its first loop (`outer`).
+    `fn` is a Numba dispatcher or a native kernel taking `arrays`, or a `NativeKernel.raw` taking each array as its
+    (address, size) pair in `arrays`; a nonzero return (a native kernel's error status) raises."""
     if not parallel:
-        fn(*arrays, *ints)
+        native.check(fn(*arrays, *ints), str(fn))
         return
     if work < flag("PARALLEL_MIN") or outer <= 1 or (threads := min(num_threads(), outer)) <= 1:
-        fn(*arrays, 0, outer, *ints)
+        native.check(fn(*arrays, 0, outer, *ints), str(fn))
         return
     global _pool
     if _pool is None or _pool._max_workers < threads - 1:  # noqa: SLF001

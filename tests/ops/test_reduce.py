@@ -269,3 +269,16 @@ def test_matmul_mixed_dot_and_views() -> None:
     # lists of Python floats are float32 tensors
     assert_close(a[:, 0].tolist() @ Tensor(a), a[:, 0] @ a, rtol=1e-5, atol=1e-5)
     assert_close(Tensor(a) @ a[0].tolist(), a @ a[0], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("axis", [0, -1])
+def test_zero_dim_reduces_over_axis_0_or_minus_1(axis):
+    """NumPy's ufunc reductions and argmax, and PyTorch's reductions, accept axis 0/-1 on a 0-d array."""
+    a = np.array(2.5, np.float32)
+    for name in ("sum", "max", "min", "prod", "argmax", "argmin"):
+        assert_close(getattr(Tensor(a), name)(axis=axis), getattr(a, name)(axis=axis))
+    assert_close(np.add.reduce(Tensor(a), axis=axis), np.add.reduce(a, axis=axis))
+    with pytest.raises(lazyarr.AxisError):
+        Tensor(a).sum(axis=1)
+    with pytest.raises(lazyarr.AxisError):
+        Tensor(a).sum(axis=(0,))  # a tuple is checked strictly, as NumPy does

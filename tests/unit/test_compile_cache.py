@@ -61,7 +61,8 @@ def test_second_process_compiles_nothing(tmp_path) -> None:  # noqa: ANN001
 def test_corrupt_cache_entries_are_recompiled(tmp_path) -> None:  # noqa: ANN001
     first = run_program(str(tmp_path))
     assert first["ok"]
-    files = glob.glob(str(tmp_path / "kernels" / "*.py")) + glob.glob(str(tmp_path / "kernels" / "__pycache__" / "*"))
+    files = (glob.glob(str(tmp_path / "kernels" / "*.py")) + glob.glob(str(tmp_path / "kernels" / "*.native"))
+             + glob.glob(str(tmp_path / "kernels" / "__pycache__" / "*")))
     assert files
     for f in files:
         with open(f, "wb") as fh:
@@ -84,3 +85,33 @@ def test_debug_prints_a_line_per_kernel(capsys) -> None:  # noqa: ANN001
         (Tensor(np.ones(4, np.float32)) * 3 + 2).realize()
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("*** kernel")]
     assert len(lines) == 1 and "GB/s" in lines[0]
+
+
+NATIVE_PROGRAM = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    import lazyarr
+    from lazyarr import Tensor
+    v = np.linspace(-30, 30, 70000, dtype=np.float32)
+    v[:6] = [np.inf, -np.inf, np.nan, -0.0, 3e6, 1e30]
+    a, b = Tensor(v), Tensor(v[::-1].copy())
+    out = (a * b + (-b).exp() * a.sin()).numpy()
+    s = lazyarr.stats()
+    print(json.dumps({"compiled": s.kernels_compiled, "numba": "numba" in sys.modules, "out": out.view(np.uint32).tolist()}))
+""")
+
+
+def test_warm_cache_process_runs_native_without_numba(tmp_path) -> None:  # noqa: ANN001
+    def run(**env: str) -> dict:
+        out = subprocess.run([sys.executable, "-c", NATIVE_PROGRAM], capture_output=True, text=True, timeout=240,
+                             env={**os.environ, "LAZYARR_CACHE_DIR": str(tmp_path), "PYTHONPATH": ROOT, **env})
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    first = run()
+    assert first["compiled"] == 1 and glob.glob(str(tmp_path / "kernels" / "*.native"))
+    warm = run()
+    assert warm["compiled"] == 0 and not warm["numba"]
+    through_numba = run(LAZYARR_NATIVE="0")
+    assert through_numba["compiled"] == 0 and through_numba["numba"]
+    assert warm["out"] == first["out"] == through_numba["out"]  # the same machine code: the same bits

@@ -1,0 +1,185 @@
+"""The `numpy.ndarray` methods NumPy code calls on arrays (mixed into Tensor): `swapaxes`, `cumprod`, `take`,
+`diagonal`, `trace`, `conj`, `real`/`imag`, `nonzero`, `sort`/`argsort`, `partition`/`argpartition`,
+`searchsorted`, `compress`, `choose`, `fill`, `put`, `tobytes`, `tofile`, `dump`/`dumps`.
+
+Each one calls the NumPy function of the same name on the tensor, so it stays lazy where that function has a lazy
+implementation and otherwise runs NumPy on the realised values (see `numpy_api.numpy_fallback`). Methods that
+NumPy defines in place (`sort`, `partition`, `fill`, `put`) write the tensor in place, as `t[...] = ...` does.
+Where PyTorch/tinygrad give the same method another meaning, PyTorch's keywords select PyTorch's behaviour:
+`sort(dim=..., descending=..., stable=...)` returns `(values, indices)`, `nonzero(as_tuple=False)` returns an
+(N, ndim) int64 tensor; `dim`/`dim1`/`dim2` are accepted as aliases of NumPy's `axis`/`axis1`/`axis2`.
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from lazyarr.helpers import normalize_axis
+
+if TYPE_CHECKING:
+    from lazyarr.frontend.tensor import Tensor
+
+_UNSET: Any = object()
+
+
+def _alias(numpy_value: Any, torch_value: Any, numpy_name: str, torch_name: str, default: Any) -> Any:
+    """The value of a NumPy keyword that PyTorch spells differently; TypeError if both spellings are given."""
+    if torch_value is not _UNSET:
+        if numpy_value is not _UNSET:
+            raise TypeError(f"got both {numpy_name}= and its PyTorch alias {torch_name}=")
+        return torch_value
+    return default if numpy_value is _UNSET else numpy_value
+
+
+def _stable_order(values: np.ndarray, axis: int, descending: bool) -> np.ndarray:
+    """Indices that sort `values` along `axis`, stably (equal elements keep their order); NaN last when ascending and
+    first when descending (PyTorch's order)."""
+    if not descending:
+        return np.argsort(values, axis=axis, kind="stable")
+    n = values.shape[axis]
+    return (n - 1) - np.flip(np.argsort(np.flip(values, axis), axis=axis, kind="stable"), axis)
+
+
+class NdarrayMethodsMixin:
+    """NumPy `ndarray` methods on Tensor; see the module docstring for the PyTorch keyword rules."""
+
+    __slots__ = ()
+
+    def swapaxes(self: Tensor, axis1: int, axis2: int) -> Tensor:
+        """`np.swapaxes`: a view with `axis1` and `axis2` exchanged. AxisError (a ValueError and IndexError) when
+        an axis is out of range."""
+        return np.swapaxes(self, axis1, axis2)
+
+    def cumprod(self: Tensor, axis: Any = _UNSET, dtype: Any = None, out: Any = None, *, dim: Any = _UNSET) -> Tensor:
+        """`np.cumprod`: running product along `axis` (flattened when None); `dim` is PyTorch's spelling."""
+        return np.cumprod(self, axis=_alias(axis, dim, "axis", "dim", None), dtype=dtype, out=out)
+
+    def take(self: Tensor, indices: Any, axis: int | None = None, out: Any = None, mode: str = "raise") -> Tensor:
+        """`np.take`: elements at integer `indices` along `axis` (of the flattened tensor when None, as
+        `torch.take`). IndexError for an out-of-range index with mode='raise'."""
+        return np.take(self, indices, axis=axis, out=out, mode=mode)
+
+    def diagonal(self: Tensor, offset: int = 0, axis1: Any = _UNSET, axis2: Any = _UNSET, *, dim1: Any = _UNSET,
+                 dim2: Any = _UNSET) -> Tensor:
+        """`np.diagonal`: the `offset` diagonal of the (axis1, axis2) planes, moved to the last axis. ValueError
+        for fewer than 2 dimensions or equal axes."""
+        return np.diagonal(self, offset, _alias(axis1, dim1, "axis1", "dim1", 0),
+                           _alias(axis2, dim2, "axis2", "dim2", 1))
+
+    def trace(self: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+              out: Any = None) -> Tensor:
+        """`np.trace`: the sum along the `offset` diagonal of the (axis1, axis2) planes."""
+        return np.trace(self, offset, axis1, axis2, dtype=dtype, out=out)
+
+    def conj(self: Tensor) -> Tensor:
+        """`np.conjugate`: lazyarr has no complex dtypes, so the values are unchanged."""
+        return np.conjugate(self)
+
+    def conjugate(self: Tensor) -> Tensor:
+        """`np.conjugate` (same as `conj`)."""
+        return np.conjugate(self)
+
+    @property
+    def real(self: Tensor) -> Tensor:
+        """`np.real`: the tensor itself (lazyarr has no complex dtypes)."""
+        return np.real(self)
+
+    @property
+    def imag(self: Tensor) -> Tensor:
+        """`np.imag`: zeros of the same shape and dtype (lazyarr has no complex dtypes)."""
+        return np.imag(self)
+
+    def nonzero(self: Tensor, *, as_tuple: bool | None = None) -> Any:
+        """`np.nonzero`: a tuple of int64 index tensors, one per axis (as_tuple=None or True). With PyTorch's
+        `as_tuple=False`, one (N, ndim) int64 tensor of coordinates. Realises the tensor (the output shape depends
+        on its values); ValueError for a 0-d tensor, like NumPy 2."""
+        parts = np.nonzero(self)
+        if as_tuple is None or as_tuple:
+            return parts
+        return type(self)(np.stack([np.asarray(p) for p in parts], axis=-1) if parts else np.zeros((0, 0), np.int64))
+
+    def sort(self: Tensor, axis: Any = _UNSET, kind: str | None = None, order: Any = None, *, dim: Any = _UNSET,
+             descending: Any = _UNSET, stable: Any = _UNSET) -> Any:
+        """NumPy's `ndarray.sort(axis=-1)`: sort in place along `axis` (None flattens is not allowed in place, as in
+        NumPy), return None. With any of PyTorch's keywords `dim`, `descending`, `stable`, follow `torch.sort`:
+        return `(values, indices)` (int64) and leave the tensor unchanged; equal elements keep their order and NaN
+        sorts last (first when descending). Realises the tensor; `values` keeps autograd through a gather."""
+        if dim is _UNSET and descending is _UNSET and stable is _UNSET:
+            if order is not None:
+                raise ValueError("Cannot specify order when the array has no fields.")
+            a = -1 if axis is _UNSET else axis
+            if a is None:
+                raise np.exceptions.AxisError("axis None is not allowed for an in-place sort; use np.sort(a, None)")
+            self[...] = np.sort(self, axis=a, kind=kind)
+            return None
+        a = normalize_axis(_alias(axis, dim, "axis", "dim", -1), max(self.ndim, 1))
+        cls = type(self)
+        if self.ndim == 0:
+            return self, cls(np.zeros((), np.int64), device=self.device)
+        idx = cls(_stable_order(self.numpy(), a, bool(descending is not _UNSET and descending)), device=self.device)
+        return np.take_along_axis(self, idx, a), idx
+
+    def argsort(self: Tensor, axis: Any = _UNSET, kind: str | None = None, order: Any = None, *, dim: Any = _UNSET,
+                descending: bool = False, stable: bool = False) -> Tensor:
+        """`np.argsort(axis=-1)` (int64 indices; `dim`, `descending`, `stable` as in `torch.argsort`, where the
+        order of equal elements is always kept). Realises the tensor."""
+        if order is not None:
+            raise ValueError("Cannot specify order when the array has no fields.")
+        a = _alias(axis, dim, "axis", "dim", -1)
+        if not descending:
+            return np.argsort(self, axis=a, kind=kind)
+        if a is None:
+            return type(self)(_stable_order(self.numpy().reshape(-1), 0, True), device=self.device)
+        return type(self)(_stable_order(self.numpy(), normalize_axis(a, max(self.ndim, 1)), True), device=self.device)
+
+    def partition(self: Tensor, kth: Any, axis: int = -1, kind: str = "introselect", order: Any = None) -> None:
+        """`ndarray.partition`: in place, the element at each `kth` position becomes the one a sort would put there,
+        smaller ones before it and larger ones after it. Returns None."""
+        self[...] = np.partition(self, kth, axis=axis, kind=kind, order=order)
+
+    def argpartition(self: Tensor, kth: Any, axis: int = -1, kind: str = "introselect", order: Any = None) -> Tensor:
+        """`np.argpartition`: the indices that would partition the tensor (see `partition`)."""
+        return np.argpartition(self, kth, axis=axis, kind=kind, order=order)
+
+    def searchsorted(self: Tensor, v: Any, side: str = "left", sorter: Any = None) -> Any:
+        """`np.searchsorted`: insertion indices of `v` into this sorted 1-D tensor (int64)."""
+        return np.searchsorted(self, v, side=side, sorter=sorter)
+
+    def compress(self: Tensor, condition: Any, axis: int | None = None, out: Any = None) -> Tensor:
+        """`np.compress`: the slices along `axis` (of the flattened tensor when None) where `condition` is true."""
+        return np.compress(condition, self, axis=axis, out=out)
+
+    def choose(self: Tensor, choices: Any, out: Any = None, mode: str = "raise") -> Tensor:
+        """`np.choose`: this integer tensor picks, element by element, which of `choices` to take from."""
+        return np.choose(self, choices, out=out, mode=mode)
+
+    def fill(self: Tensor, value: Any) -> None:
+        """`ndarray.fill`: set every element to `value` in place (cast to the tensor's dtype as NumPy does)."""
+        self[...] = value
+
+    def put(self: Tensor, indices: Any, values: Any, mode: str = "raise") -> None:
+        """`np.put`: in place, set the flattened elements at `indices` to `values` (repeated as needed)."""
+        np.put(self, indices, values, mode=mode)
+
+    def tobytes(self: Tensor, order: str = "C") -> bytes:
+        """`ndarray.tobytes`: the raw bytes of the realised values (C or Fortran order)."""
+        return self.numpy().tobytes(order)
+
+    def tofile(self: Tensor, fid: Any, sep: str = "", format: str = "%s") -> None:  # noqa: A002 (NumPy's name)
+        """`ndarray.tofile`: write the realised values to a file (binary, or text with `sep`)."""
+        self.numpy().tofile(fid, sep=sep, format=format)
+
+    def dumps(self: Tensor) -> bytes:
+        """`ndarray.dumps`: the pickle of the tensor (`pickle.loads` gives it back)."""
+        return pickle.dumps(self)
+
+    def dump(self: Tensor, file: Any) -> None:
+        """`ndarray.dump`: pickle the tensor to `file` (a path or a binary file object)."""
+        if isinstance(file, (str, bytes)) or hasattr(file, "__fspath__"):
+            with open(file, "wb") as f:
+                pickle.dump(self, f)
+        else:
+            pickle.dump(self, file)

@@ -1,0 +1,270 @@
+"""Compiled CPU kernels as native object code: saved right after Numba compiles a kernel, loaded by a later process
+with llvmlite's JIT linker alone, so a warm-cache first call never imports Numba (its start-up alone takes 0.5-1 s).
+
+`export` (Numba loaded) takes the object code Numba produced for a kernel, checks that the kernel reaches no Numba
+runtime function (allocation, exceptions, the GIL, Python objects), and writes it with a small LLVM IR entry point
+that builds the kernel's array arguments from (pointer, size) integer pairs. `load` (Numba not needed) links the two
+into a fresh JIT library and returns a `NativeKernel`: the same machine code Numba would run, so the same results.
+A kernel that is not eligible, or a file that cannot be read, is simply not native: the caller uses Numba's dispatcher.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import json
+import os
+import re
+import threading
+from typing import Any
+
+FORMAT = "1"
+ENTRY = "lazyarr_native_entry"
+SUFFIX = ".native"
+# external symbols a native kernel must not reach: Numba's runtime (they live in Numba's extension modules, unexported,
+# so only an imported Numba can provide them) and the Python C API (a kernel that needs the GIL or Python objects)
+_NUMBA_RUNTIME = ("NRT_", "numba_", "Py", "_Py")
+# reached only through NRT_decref of an array the kernel was given (meminfo NULL here, so never called)
+_UNREACHED_WITH_NULL_MEMINFO = {"NRT_MemInfo_call_dtor"}
+
+_lock = threading.Lock()
+_jit: Any = None
+_libraries = 0
+
+
+@functools.cache
+def host_key() -> str:
+    """What a saved object is only valid for: this module (format, entry point), llvmlite/LLVM and the host CPU and its
+    features (the kernel's own source, helpers and Numba version are in its name)."""
+    import llvmlite
+    from llvmlite import binding as llvm
+
+    with open(os.path.abspath(__file__), "rb") as f:  # this module writes the entry point and reads the file
+        own = hashlib.sha256(f.read()).hexdigest()
+    desc = (f"{FORMAT}|{own}|{llvmlite.__version__}|{llvm.llvm_version_info}|{llvm.get_process_triple()}|"
+            f"{llvm.get_host_cpu_name()}|{llvm.get_host_cpu_features().flatten()}")
+    return hashlib.sha256(desc.encode()).hexdigest()[:16]
+
+
+def path_for(kernel_path: str) -> str:
+    """Where the native object of the kernel module at `kernel_path` (<name>.py) lives for this host."""
+    return f"{kernel_path[:-3]}.{host_key()}{SUFFIX}"
+
+
+# ---- export (Numba is loaded) ----
+
+_SYMBOL = r'@("(?:[^"\\]|\\.)*"|[-\w.$]+)'
+_TOP = re.compile(rf"^(define|declare)\b[^@\n]*{_SYMBOL}|^{_SYMBOL} = ", re.M)
+_REF = re.compile(_SYMBOL)
+
+
+def _name(token: str) -> str:
+    return token[1:-1] if token.startswith('"') else token
+
+
+def _module_graph(ir_text: str) -> tuple[dict[str, set[str]], set[str]]:
+    """(symbol -> symbols its definition refers to, external symbols) of an LLVM IR module's text."""
+    graph: dict[str, set[str]] = {}
+    externals: set[str] = set()
+    tops = list(_TOP.finditer(ir_text))
+    for i, m in enumerate(tops):
+        kind, name = m.group(1), _name(m.group(2) or m.group(3))
+        end = tops[i + 1].start() if i + 1 < len(tops) else len(ir_text)
+        text = ir_text[m.end():end]
+        if kind == "declare" or (kind is None and re.match(r"\s*(external|extern_weak)\b", text)):
+            externals.add(name)
+            continue
+        graph[name] = {_name(r) for r in _REF.findall(text)}
+    return graph, externals
+
+
+def _reached(graph: dict[str, set[str]], root: str) -> set[str]:
+    seen, todo = {root}, [root]
+    while todo:
+        for ref in graph.get(todo.pop(), ()):
+            if ref not in seen:
+                seen.add(ref)
+                todo.append(ref)
+    return seen
+
+
+def _entry_ir(cres: Any) -> tuple[str, int] | None:
+    """LLVM IR of `i32 ENTRY(i64 ptr0, i64 size0, ..., i64 int0, ...)`: calls the kernel (Numba's calling convention)
+    with 1-D C-contiguous arrays over the given pointers; returns the kernel's status (0: ok)."""
+    from llvmlite import ir
+    from numba.core import types
+
+    ctx, sig = cres.target_context, cres.signature
+    i64 = ir.IntType(64)
+    params: list[ir.Type] = []
+    for t in sig.args:
+        if isinstance(t, types.Array):
+            if t.ndim != 1 or t.layout != "C":
+                return None
+            params += [i64, i64]
+        elif t == types.int64:
+            params.append(i64)
+        else:
+            return None
+    module = ir.Module(name=ENTRY)
+    entry = ir.Function(module, ir.FunctionType(ir.IntType(32), params), ENTRY)
+    kernel = ir.Function(module, ctx.call_conv.get_function_type(sig.return_type, sig.args), cres.fndesc.mangled_name)
+    builder = ir.IRBuilder(entry.append_basic_block())
+    args = iter(entry.args)
+    values = []
+    for t in sig.args:
+        if isinstance(t, types.Array):
+            data, size = next(args), next(args)
+            # Numba's array struct: meminfo (none: the kernel owns nothing), parent, nitems, itemsize, data, shape,
+            # strides; built by hand because Numba's make_array helpers cost tens of ms the first time
+            struct = ctx.get_value_type(t)
+            members = struct.elements
+            itemsize = ir.Constant(i64, ctx.get_abi_sizeof(ctx.get_data_type(t.dtype)))
+            value = ir.Constant(struct, ir.Undefined)
+            fields = [ir.Constant(members[0], None), ir.Constant(members[1], None), size, itemsize,
+                      builder.inttoptr(data, members[4]), None, None]
+            for i, field in enumerate(fields[:5]):
+                value = builder.insert_value(value, field, i)
+            value = builder.insert_value(value, builder.insert_value(ir.Constant(members[5], ir.Undefined), size, 0), 5)
+            value = builder.insert_value(value, ir.Constant(members[6], [itemsize.constant]), 6)
+            values.append(value)
+        else:
+            values.append(next(args))
+    status, _ = ctx.call_conv.call_function(builder, kernel, sig.return_type, sig.args, values)
+    builder.ret(builder.select(status.is_ok, ir.Constant(ir.IntType(32), 0), ir.Constant(ir.IntType(32), 1)))
+    return str(module), len(params)
+
+
+def export(fn: Any, path: str) -> bool:
+    """Save the object code of the freshly compiled single-signature Numba dispatcher `fn` at `path`, if the kernel is
+    eligible (reaches no Numba runtime function, takes only 1-D C arrays and int64s). Returns whether it saved."""
+    cres = fn.overloads[fn.signatures[0]]
+    library = cres.library
+    try:
+        obj = library._get_compiled_object()  # noqa: SLF001  (what Numba writes to its own cache)
+    except (RuntimeError, ValueError):
+        return False
+    graph, externals = _module_graph(library.get_llvm_str())
+    reached = _reached(graph, cres.fndesc.mangled_name)
+    needs = (reached & externals) - _UNREACHED_WITH_NULL_MEMINFO
+    if any(s.startswith(_NUMBA_RUNTIME) for s in needs):
+        return False
+    entry = _entry_ir(cres)
+    if entry is None:
+        return False
+    entry_ir, nargs = entry
+    entry_obj = _emit_object(entry_ir)
+    # symbols only the Python-facing wrappers in the same object use: linked to a stub that aborts, never called
+    stubs = sorted(s for s in externals - needs if s.startswith(_NUMBA_RUNTIME))
+    payload = entry_obj + obj
+    header = json.dumps({"nargs": nargs, "stubs": stubs, "entry_size": len(entry_obj),
+                         "sha256": hashlib.sha256(payload).hexdigest()}).encode()
+    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(len(header).to_bytes(8, "little") + header + payload)
+    os.replace(tmp, path)
+    return True
+
+
+@functools.cache
+def _target_machine() -> Any:
+    from llvmlite import binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    # opt=0: the entry point only repacks arguments, and LLVM's optimising code generator costs ~15 ms even for that
+    return llvm.Target.from_default_triple().create_target_machine(
+        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), codemodel="jitdefault", opt=0)
+
+
+def _emit_object(ir_text: str) -> bytes:
+    """Object code of an LLVM IR module for this host (compiled at export, so loading only links)."""
+    from llvmlite import binding as llvm
+
+    tm = _target_machine()
+    module = llvm.parse_assembly(ir_text)
+    module.triple = llvm.get_process_triple()
+    module.data_layout = str(tm.target_data)
+    module.verify()
+    return bytes(tm.emit_object(module))
+
+
+# ---- load (no Numba) ----
+
+
+class NativeKernel:
+    """A kernel linked from its saved object. `raw(ptr0, size0, ..., int0, ...)` runs it (releasing the GIL);
+    calling it with NumPy arrays in place of the (pointer, size) pairs works too, like the Numba dispatcher."""
+
+    def __init__(self, name: str, raw: Any, tracker: Any) -> None:
+        self.name, self.raw, self._tracker = name, raw, tracker
+        self.source = ""  # the rendered module, and its Numba dispatcher once one is needed (the JIT's batch driver)
+        self.dispatcher: Any = None
+
+    def __repr__(self) -> str:
+        return f"<NativeKernel {self.name}>"
+
+    def __call__(self, *args: Any) -> None:
+        flat: list[int] = []
+        for a in args:
+            if isinstance(a, int):
+                flat.append(a)
+            else:
+                flat += [a.ctypes.data, a.size]
+        check(self.raw(*flat), self.name)
+
+
+def check(status: int, name: str) -> None:
+    """Raise if a native kernel reported an error status (eligible kernels cannot raise; this is a guard)."""
+    if status:
+        raise RuntimeError(f"native kernel {name} failed with status {status}")
+
+
+def _engine() -> Any:
+    global _jit
+    if _jit is None:
+        from llvmlite import binding as llvm
+
+        _jit = llvm.create_lljit_compiler(_target_machine.__wrapped__())  # the JIT owns its target machine
+    return _jit
+
+
+@functools.cache
+def _abort_address() -> int:
+    return int(ctypes.cast(ctypes.CDLL(None).abort, ctypes.c_void_p).value or 0)
+
+
+def load(path: str, name: str) -> NativeKernel | None:
+    """The native kernel saved at `path`, or None when there is none (or it cannot be read or linked)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    try:
+        n = int.from_bytes(data[:8], "little")
+        meta = json.loads(data[8:8 + n])
+        payload = data[8 + n:]
+        if hashlib.sha256(payload).hexdigest() != meta["sha256"]:
+            raise ValueError("checksum mismatch")
+        entry_obj, obj = payload[:meta["entry_size"]], payload[meta["entry_size"]:]
+        from llvmlite import binding as llvm
+
+        with _lock:
+            global _libraries
+            jit = _engine()
+            builder = llvm.JITLibraryBuilder().add_object_img(entry_obj).add_object_img(obj).add_current_process()
+            for stub in meta["stubs"]:
+                builder.import_symbol(stub, _abort_address())
+            builder.export_symbol(ENTRY)
+            _libraries += 1
+            tracker = builder.link(jit, f"{name}_{_libraries}")
+        raw = ctypes.CFUNCTYPE(ctypes.c_int32, *([ctypes.c_int64] * meta["nargs"]))(tracker[ENTRY])
+        return NativeKernel(name, raw, tracker)
+    except Exception:  # an unreadable or unlinkable entry: drop it (the caller compiles or loads with Numba)
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        return None

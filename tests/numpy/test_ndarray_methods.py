@@ -1,0 +1,97 @@
+"""NumPy `ndarray` methods on Tensor (lazyarr/frontend/ndarray_methods.py), compared with the same method on the
+same NumPy array; the PyTorch keyword forms of sort/argsort/nonzero against torch when it is installed."""
+
+from __future__ import annotations
+
+import io
+import pickle
+
+import numpy as np
+import pytest
+
+from lazyarr import Tensor
+from tests.helpers import assert_matches
+
+A = np.array([[3.0, 1.0, np.nan, 2.0], [0.0, 5.0, 4.0, 5.0], [-1.0, 5.0, 7.0, -2.0]], np.float32)
+CHOICE = np.array([[2, 0, 1], [1, 1, 0]], np.int64)
+
+CALLS = [
+    ("swapaxes", lambda a: a.swapaxes(0, 1)),
+    ("swapaxes neg", lambda a: a.swapaxes(-1, 0)),
+    ("cumprod", lambda a: a.cumprod(1)),
+    ("cumprod flat", lambda a: a.cumprod()),
+    ("take flat", lambda a: a.take([0, 5, -1])),
+    ("take axis", lambda a: a.take([2, 0], axis=1)),
+    ("diagonal", lambda a: a.diagonal()),
+    ("diagonal offset", lambda a: a.diagonal(1)),
+    ("trace", lambda a: a.trace()),
+    ("conj", lambda a: a.conj()),
+    ("real", lambda a: a.real),
+    ("imag", lambda a: a.imag),
+    ("argsort", lambda a: a.argsort(kind="stable")),
+    ("argsort axis0", lambda a: a.argsort(0, kind="stable")),
+    ("argpartition", lambda a: np.sort(a.argpartition(1), axis=-1)),
+    ("compress", lambda a: a.compress([True, False, True], axis=0)),
+]
+
+
+@pytest.mark.parametrize("name,call", CALLS, ids=[c[0] for c in CALLS])
+def test_method_matches_numpy(name, call):
+    assert_matches(call(Tensor(A)), call(A.copy()))
+
+
+@pytest.mark.parametrize("name,call", [
+    ("sort", lambda a: a.sort()), ("sort axis0", lambda a: a.sort(axis=0)), ("fill", lambda a: a.fill(-7.5)),
+    ("fill int", lambda a: a.fill(3)), ("put", lambda a: a.put([0, 11, -1], [9.0, 8.0])),
+    ("partition", lambda a: a.partition(2)),
+], ids=lambda x: x if isinstance(x, str) else "")
+def test_in_place_method_matches_numpy(name, call):
+    t, ref = Tensor(A.copy()), A.copy()
+    view = t[1]  # a view made before the write sees it, as in NumPy
+    assert call(t) is None and call(ref) is None
+    assert_matches(t, ref)
+    assert_matches(view, ref[1])
+
+
+def test_nonzero_searchsorted_choose_bytes():
+    a = np.array([[0, 2, 0], [1, 0, 3]], np.int32)
+    for got, ref in zip(Tensor(a).nonzero(), a.nonzero()):
+        assert_matches(got, ref)
+    assert_matches(Tensor(a).nonzero(as_tuple=False), np.argwhere(a))
+    s = np.array([1.0, 2.0, 2.0, 5.0], np.float32)
+    assert_matches(Tensor(s).searchsorted([2.0, 6.0], side="right"), s.searchsorted([2.0, 6.0], side="right"))
+    choices = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    assert_matches(Tensor(CHOICE).choose(choices), CHOICE.choose(choices))
+    assert Tensor(A).tobytes() == A.tobytes() and Tensor(A).tobytes("F") == A.tobytes("F")
+    buf = io.BytesIO()
+    Tensor(A).dump(buf)
+    assert_matches(pickle.loads(buf.getvalue()), A)
+    assert_matches(pickle.loads(Tensor(A).dumps()), A)
+
+
+def test_bad_input_raises_like_numpy():
+    t = Tensor(A)
+    with pytest.raises(np.exceptions.AxisError):
+        t.swapaxes(0, 2)
+    with pytest.raises(IndexError):
+        t.take([12])
+    with pytest.raises(ValueError):
+        Tensor(np.float32(1)).diagonal()
+    with pytest.raises(np.exceptions.AxisError):
+        Tensor(A.copy()).sort(axis=None)
+    with pytest.raises(TypeError, match="alias"):
+        t.cumprod(axis=0, dim=1)
+    with pytest.raises((TypeError, ValueError)):  # NumPy: ValueError; lazyarr's setitem: TypeError (not numeric)
+        Tensor(A.copy()).fill("x")
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_torch_sort_keywords(descending):
+    torch = pytest.importorskip("torch")
+    values, indices = Tensor(A).sort(dim=1, descending=descending)
+    tv, ti = torch.from_numpy(A).sort(dim=1, descending=descending, stable=True)
+    assert_matches(values, tv.numpy())
+    assert_matches(indices, ti.numpy())
+    assert_matches(Tensor(A).argsort(dim=0, descending=descending),
+                   torch.from_numpy(A).argsort(dim=0, descending=descending, stable=True).numpy())
+    assert_matches(Tensor(A), A)  # sort with PyTorch keywords leaves the tensor unchanged

@@ -49,6 +49,9 @@ realize_hooks: list[Callable[[dict[UOp, UOp], set[Buffer]], None]] = []
 pending_writes: list[bool] = [False]
 
 
+_ref = weakref.ref  # a plain weak reference (no callback) to an object is made once and then shared
+
+
 class IdentitySet:
     """A set of live tensors by identity, held weakly (a WeakSet would compare tensors with `==`, which is
     elementwise). Adding is cheap (no callback runs when a member dies): dead entries are dropped in one sweep each
@@ -62,12 +65,10 @@ class IdentitySet:
 
     def add(self, t: Tensor) -> None:
         refs = self.refs
-        r = refs.get(id(t))
-        if r is None or r() is not t:  # absent, or a dead tensor's entry under a reused id
-            refs[id(t)] = weakref.ref(t)
-            if len(refs) > self.limit:
-                self.refs = {k: r for k, r in refs.items() if r() is not None}
-                self.limit = max(8, 2 * len(self.refs))
+        refs[id(t)] = _ref(t)  # replaces a dead tensor's entry under a reused id (a member's own ref is shared)
+        if len(refs) > self.limit:
+            self.refs = {k: r for k, r in refs.items() if r() is not None}
+            self.limit = max(8, 2 * len(self.refs))
 
     def discard(self, t: Tensor) -> None:
         self.refs.pop(id(t), None)

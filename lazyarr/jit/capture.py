@@ -248,7 +248,7 @@ class CapturedProgram:
             self.table[self.n_changing + i] = b.address()
         # a replay writes the changing pointers into the table from Python (through this ctypes view of it) and
         # calls the driver through ctypes: cheaper than a Numba dispatcher call, which type-checks every array
-        self.ctable = (ctypes.c_int64 * len(self.table)).from_buffer(self.table)
+        self.ctable = (ctypes.c_int64 * len(self.table)).from_buffer(self.table)  # type: ignore[arg-type]
         self.table_address = self.table.ctypes.data
         first = self.segments[0]
         self.single = len(self.segments) == 1 and isinstance(first, batch_numba.Driver)
@@ -257,7 +257,8 @@ class CapturedProgram:
         fast = self.single and not self.blas_cap and not self.written_fixed and not self.written_inputs
         if fast and self.plain_device is not None and len(self.out_specs) == 1 and self.out_initial[0] is None \
                 and len(self.input_slots) == self.n_inputs:
-            self.replay = self._replay_single  # type: ignore[method-assign]
+            self.out_device: str = self.plain_device
+            self.replay = self._replay_single  # type: ignore[method-assign,assignment]
 
     def _step(self, kernel: CompiledKernel, slots: list[int], threaded: bool) -> _Step:
         where = [(True, s) if s < self.n_changing else (False, self.fixed[s - self.n_changing]) for s in slots]
@@ -322,11 +323,11 @@ class CapturedProgram:
         counters.flops += self.flops
         counters.kernel_time += perf_counter() - start
         if not is_grad_enabled():
-            return _owned(_proto(self.plain_device)._new(entry[0]), entry[5])  # type: ignore[arg-type]
+            return _owned(_proto(self.out_device)._new(entry[0]), entry[5])
         # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own (so
         # jit's watch list of lazy readers, `inplace.recent`, would skip it)
         t = _new_tensor(Tensor)
-        t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[0], self.plain_device, None, None, None
+        t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[0], self.out_device, None, None, None
         t._group = group = entry[5]
         all_tensors.add(t)
         group.members.add(t)

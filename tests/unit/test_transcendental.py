@@ -231,9 +231,12 @@ def test_loop_vectorises(name: str) -> None:
     loop = _loop(f)
     loop(x, out)
     np.testing.assert_array_equal(out, _apply(f, x))
-    packed = _PACKED.findall(loop.inspect_asm(loop.signatures[0]))
+    asm = loop.inspect_asm(loop.signatures[0])
+    packed = _PACKED.findall(asm)
     print(f"\n{name}: {len(packed)} packed vector instructions in the loop", end="")
     assert len(packed) >= 10
+    if name in ("exp_f32", "log_f32"):  # int32 steps stay int32 (Numba's int64 widening would split 8 lanes in 2)
+        assert "vpmovsxdq" not in asm
 
 
 @pytest.mark.parametrize("name", ["_EXP_F32", "_SIN_F64", "_LOG_F64"])

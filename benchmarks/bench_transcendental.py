@@ -4,6 +4,11 @@ Numba's own math/NumPy function (a scalar libm call), NumPy's ufunc, and a copy 
     python benchmarks/bench_transcendental.py [--n 22] [--repeat 15]
 
 Prints milliseconds (median of --repeat runs after a warm-up), one thread everywhere, preallocated outputs.
+
+    LAZYARR_NUM_THREADS=1 python benchmarks/bench_transcendental.py --kernels [--n 22] [--repeat 15]
+
+instead times each op as a lazyarr kernel (eager `.realize()`, so a fresh output's page faults are included), in
+float32 and float64, and prints best-of-repeat ns/element and the excess over `x + 1` (the same bytes moved).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
+import lazyarr as la
 from lazyarr.kernels import transcendental as T
 
 try:  # NumPy has no erf ufunc; SciPy's is the usual stand-in
@@ -87,11 +93,47 @@ def _median_ms(fn: Callable[[], object], repeat: int) -> float:
     return float(np.median(times)) * 1e3
 
 
+def _best_s(fn: Callable[[], object], repeat: int) -> float:
+    fn()
+    best = math.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _kernel_op(op: str, x: la.Tensor, y: la.Tensor) -> Callable[[], object]:
+    if op == "x+1":
+        return lambda: (x + 1).realize()
+    if op == "pow":
+        return lambda: (x**y).realize()
+    return lambda: getattr(x, op)().realize()
+
+
+def kernels_main(n: int, repeat: int) -> None:
+    """ns/element of each op as a lazyarr kernel, and its excess over x + 1."""
+    rng = np.random.default_rng(0)
+    print(f"lazyarr kernels, n = {n}, best of {repeat}: ns/element (excess over x + 1)")
+    for dtype in (np.float32, np.float64):
+        base = math.nan
+        for op, ((lo, hi), _, _) in {"x+1": ((-10, 10), None, None), **CASES}.items():
+            x = la.Tensor(rng.uniform(lo, hi, n).astype(dtype)).realize()
+            y = la.Tensor(rng.uniform(-8, 8, n).astype(dtype)).realize()
+            ns = _best_s(_kernel_op(op, x, y), repeat) / n * 1e9
+            base = ns if op == "x+1" else base
+            print(f"{np.dtype(dtype).name:8s} {op:8s} {ns:6.2f}" + ("" if op == "x+1" else f" ({ns - base:+.2f})"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=22, help="log2 of the element count")
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--kernels", action="store_true", help="time lazyarr kernels per op and dtype instead")
     args = parser.parse_args()
+    if args.kernels:
+        kernels_main(2**args.n, args.repeat)
+        return
     n = 2**args.n
     rng = np.random.default_rng(0)
     out = np.empty(n, dtype=np.float32)

@@ -40,6 +40,8 @@ FLAGS: dict[str, Flag] = {
         Flag("PARALLEL_MIN", int, 1 << 16, "Elements a CPU kernel must cover before it is split across threads."),
         Flag("BLAS", int, 1, "1: CPU matmul kernels call BLAS through Numba's np.dot when SciPy is installed (Numba "
              "needs it for BLAS); 0, or no SciPy: matmuls are plain fused loops (same results, slower)."),
+        Flag("POOL_BYTES", int, 256 << 20, "Bytes of freed CPU buffer storage kept for reuse by later outputs of the "
+             "same size (no page faults for a fresh output each call); 0: no pool."),
         Flag("NATIVE", int, 1, "1: save compiled CPU kernels' object code and load it in later processes without "
              "importing Numba (a warm-cache first call in milliseconds); 0: Numba's own cache only."),
         Flag("NULL", int, 0, "1: schedule and render kernels but do not compile or run them (kernel counting)."),

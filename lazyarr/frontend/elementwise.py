@@ -11,6 +11,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
+from lazyarr.frontend.autograd import is_grad_enabled
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.uop import UOp
 
@@ -28,6 +29,11 @@ def broadcast_shape(*shapes: tuple[int, ...]) -> tuple[int, ...]:
             raise ValueError(f"operands could not be broadcast together with shapes {' '.join(map(str, shapes))}")
         out.append(big.pop() if big else 1)
     return tuple(out)
+
+
+def _broadcast_uop(u: UOp, shape: tuple[int, ...]) -> UOp:
+    """`u` broadcast to `shape` (the graph `Tensor.broadcast_to` builds; the shape is known to be compatible)."""
+    return u.reshape((1,) * (len(shape) - len(u.shape)) + u.shape).expand(shape)
 
 
 def _is_scalar(x: Any) -> bool:
@@ -70,9 +76,35 @@ class ElementwiseMixin:
         a, b = a.broadcast_to(shape), b.broadcast_to(shape)
         return (b, a) if reverse else (a, b)
 
+    def _operand_uops(self: Tensor, other: Any) -> tuple[UOp, UOp] | None:
+        """`_operands`' two graphs (self's first) built without the intermediate Tensors, for the common operands: a
+        Tensor of the same dtype or a Python scalar, with gradients on. None for anything else (use `_operands`)."""
+        if not is_grad_enabled():
+            return None
+        if isinstance(other, type(self)):
+            if other.dtype is not self.dtype or other.device != self.device:
+                return None
+            ua, ub = self.uop, other.uop
+            if ua.shape == ub.shape:
+                return ua, ub
+            shape = broadcast_shape(ua.shape, ub.shape)
+            return _broadcast_uop(ua, shape), _broadcast_uop(ub, shape)
+        if type(other) not in (float, int, bool):
+            return None
+        dt = dtypes.weak_result(self.dtype, other)
+        ua = self.uop if dt is self.dtype else self.uop.cast(dt)
+        return ua, UOp.const(other, dt, ua.shape)
+
     def _binary(self: Tensor, op: Ops, other: Any, reverse: bool = False) -> Tensor:
+        if (uops := self._operand_uops(other)) is not None:
+            return self._alu2(op, uops, reverse)
         a, b = self._operands(other, reverse)
         return a._new(a.uop.alu(op, b.uop))
+
+    def _alu2(self: Tensor, op: Ops, uops: tuple[UOp, UOp], reverse: bool) -> Tensor:
+        """A new tensor computing `op` of `_operand_uops`' result (swapped when `reverse`)."""
+        ua, ub = uops
+        return self._new(ub.alu(op, ua) if reverse else ua.alu(op, ub))
 
     def _unary(self: Tensor, op: Ops) -> Tensor:
         return self._new(self.uop.alu(op))
@@ -94,6 +126,8 @@ class ElementwiseMixin:
         return self._binary(Ops.ADD, other, reverse)
 
     def sub(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
+        if (uops := self._operand_uops(other)) is not None and not uops[0].dtype.is_bool:
+            return self._alu2(Ops.SUB, uops, reverse)
         a, b = self._operands(other, reverse)
         if a.dtype.is_bool:
             raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use `^` or logical_xor")
@@ -104,6 +138,8 @@ class ElementwiseMixin:
 
     def div(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
         """True division; integer operands give the default float (float32), like PyTorch."""
+        if self.dtype.is_float and (uops := self._operand_uops(other)) is not None and uops[0].dtype.is_float:
+            return self._alu2(Ops.DIV, uops, reverse)
         a, b = self._operands(other, reverse)
         if not a.dtype.is_float:
             a, b = a.cast(dtypes.default_float), b.cast(dtypes.default_float)

@@ -24,7 +24,7 @@ from lazyarr.dtypes import DType
 from lazyarr.frontend.movement import _getitem
 from lazyarr.graph.alias import all_valid, is_broadcast
 from lazyarr.graph.ops import GroupOp, Ops
-from lazyarr.graph.schedule import strip_movement, view_stack_of
+from lazyarr.graph.schedule import strip_movement, structure_key, view_stack_of
 from lazyarr.graph.uop import UOp, assign_storage, toposort
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.realize import realize_uops
@@ -398,13 +398,14 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
             roots.append(root)
     if not roots:
         return
-    nodes = toposort(roots)
+    nodes: list[UOp] = []
+    structure = structure_key(roots, nodes)  # the walk toposort would make, and the plan's key
     writes = [n for n in nodes if n.op is Ops.ASSIGN]
     overwritten = {assign_storage(a.src[0]) for a in writes}
-    inputs = {n.arg for n in nodes if n.op is Ops.BUFFER}
+    inputs = set(structure[1])
     snapshots, clones = _outside_readers(overwritten, set(roots) | set(writes)) if writes else ({}, [])
     extra = list(dict.fromkeys(n for n in [*snapshots.values(), *clones] if n not in roots))
-    results = realize_uops(roots + extra, device)
+    results = realize_uops(roots + extra, device, None if extra else structure)
     mapping = dict(zip(roots + extra, results))
     for v, snap in snapshots.items():
         mapping[v] = mapping[snap]
@@ -473,11 +474,17 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
                 memo[n] = n if srcs == n.src else UOp(n.op, n.dtype, srcs, n.arg)
         return memo[u]
 
+    # every node of a view of storage (or of a bare constant) is one too: when `mapping` replaces no such node (no
+    # storage was overwritten), a graph that is one needs no walk
+    keep_realized = not any(is_realized(k) for k in mapping)
     tensors = list(all_tensors)
     groups = {id(t._group): t._group for t in tensors if t._group is not None}
     for g in groups.values():
-        g.base = sub(g.base)
+        if not (keep_realized and is_realized(g.base)):
+            g.base = sub(g.base)
     for t in tensors:
+        if keep_realized and is_realized(t.uop):
+            continue
         new = memo.get(t.uop) or sub(t.uop)
         if new is not t.uop:
             t.uop = new

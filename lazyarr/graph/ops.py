@@ -85,6 +85,10 @@ class Ops(Enum):
     GATHER = auto()  # src: (data, index); data is read at data-dependent positions (arg: GatherArg)
     DETACH = auto()  # an identity view through which no gradient flows (removed before scheduling)
 
+    # members are singletons, so identity hashing is exact; Enum's own __hash__ (a Python call hashing the name)
+    # ran several times per UOp built, on every eager op. Set order was already per-process (string hashes are salted).
+    __hash__ = object.__hash__
+
 
 class GroupOp:
     """Sets of ops that passes dispatch on."""

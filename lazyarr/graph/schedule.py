@@ -97,15 +97,17 @@ def normalize(roots: list[UOp]) -> tuple[tuple[UOp, ...], list[Any]]:
     return tuple(memo[r] for r in roots), args
 
 
-def structure_key(roots: list[UOp]) -> tuple[tuple[Any, ...], list[Any]]:
+def structure_key(roots: list[UOp], nodes: list[UOp] | None = None) -> tuple[tuple[Any, ...], list[Any]]:
     """A hashable key equal for two lists of roots exactly when `normalize` makes the same graphs of them, and the
     BUFFER args in slot order (what `normalize` returns second). Builds no UOps, so it is cheaper than `normalize`.
 
-    One depth-first walk in `toposort`'s order (sources in order, each node after its sources)."""
+    One depth-first walk in `toposort`'s order (sources in order, each node after its sources); every node is
+    appended to `nodes` when given (what `toposort(roots)` returns, without a second walk)."""
     index: dict[UOp, int] = {}
     slots: dict[UOp, int] = {}
     args: list[Any] = []
     key: list[Any] = []
+    buffer_op, param_op = Ops.BUFFER, Ops.PARAM  # locals: an Enum member lookup is slow on Python 3.11
     for root in roots:
         stack: list[tuple[UOp, bool]] = [(root, False)]
         while stack:
@@ -114,16 +116,20 @@ def structure_key(roots: list[UOp]) -> tuple[tuple[Any, ...], list[Any]]:
                 continue
             if not expanded and node.src:
                 stack.append((node, True))
-                stack.extend((s, False) for s in reversed(node.src) if s not in index)
+                for s in reversed(node.src):
+                    if s not in index:
+                        stack.append((s, False))
                 continue
-            if node.op is Ops.BUFFER:
+            if node.op is buffer_op:
                 if node not in slots:
                     slots[node] = len(args)
                     args.append(node.arg)
-                key.append((Ops.PARAM, node.dtype, slots[node], node.arg.size))
+                key.append((param_op, node.dtype, slots[node], node.arg.size))
             else:
-                key.append((node.op, node.dtype, arg_key(node.arg), tuple([index[s] for s in node.src])))
+                key.append((node.op, node.dtype, arg_key(node.arg), tuple(map(index.__getitem__, node.src))))
             index[node] = len(index)
+            if nodes is not None:
+                nodes.append(node)
         key.append(index[root])
     return tuple(key), args
 

@@ -46,7 +46,8 @@ class GatherArg:
 class UOp:
     """One node: `op` applied to `src` with static `arg`, producing `dtype` values of `shape`."""
 
-    __slots__ = ("op", "dtype", "src", "arg", "shape", "_hash", "__weakref__")
+    # equality and hashing are object identity (object's own, in C): hash-consing makes identity structural
+    __slots__ = ("op", "dtype", "src", "arg", "shape", "__weakref__")
 
     op: Ops
     dtype: DType
@@ -55,24 +56,24 @@ class UOp:
     shape: tuple[int, ...]
 
     def __new__(cls, op: Ops, dtype: DType, src: tuple[UOp, ...] = (), arg: Any = None) -> UOp:
-        key = (op, dtype, tuple([id(s) for s in src]), arg_key(arg))
+        # arg_key inlined: this runs for every node of every eager op
+        key = (op, dtype, tuple(map(id, src)), ("float", arg.hex()) if isinstance(arg, float) else arg)
         ref = _cache.get(key)
         if ref is not None and (hit := ref()) is not None:
             return hit
-        self = super().__new__(cls)
+        self = object.__new__(cls)
         src = tuple(src)
-        _init_slots(self, op, dtype, src, arg, _infer_shape(op, src, arg), hash(key))
+        shape = _infer_shape(op, src, arg)
+        _set_op(self, op)
+        _set_dtype(self, dtype)
+        _set_src(self, src)
+        _set_arg(self, arg)
+        _set_shape(self, shape)
         _cache[key] = weakref.ref(self, functools.partial(_drop_cached, key))
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("UOp is immutable")
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
 
     def __reduce__(self) -> tuple:
         return UOp, (self.op, self.dtype, self.src, self.arg)
@@ -135,9 +136,19 @@ class UOp:
     @staticmethod
     def const(value: Any, dtype: DType, shape: tuple[int, ...] = ()) -> UOp:
         """A scalar constant broadcast to `shape` (RESHAPE + EXPAND of a 0-d CONST)."""
+        key = (type(value), arg_key(value), dtype, tuple(shape))
+        if (hit := _recent_consts.get(key)) is not None:
+            return hit
         c = UOp(Ops.CONST, dtype, (), truncate(value, dtype))
-        return c.reshape((1,) * len(shape)).expand(tuple(shape)) if shape else c
+        out = c.reshape((1,) * len(shape)).expand(tuple(shape)) if shape else c
+        if len(_recent_consts) >= 1024:
+            _recent_consts.clear()
+        _recent_consts[key] = out
+        return out
 
+
+# constants built lately, kept alive so that `x * 2.0` in a loop finds its three nodes instead of building them again
+_recent_consts: dict[tuple, UOp] = {}
 
 # live UOps by (op, dtype, ids of sources, arg key); an entry goes when its UOp dies. A plain dict of weak references
 # (rather than a WeakValueDictionary) because building UOps is on the path of every eager op.
@@ -149,13 +160,9 @@ def _drop_cached(key: tuple, ref: weakref.ref[UOp]) -> None:
         del _cache[key]
 
 
-_SLOT_SETTERS = tuple(UOp.__dict__[name].__set__ for name in ("op", "dtype", "src", "arg", "shape", "_hash"))
-
-
-def _init_slots(u: UOp, *values: Any) -> None:
-    """Set a new UOp's slots (its own __setattr__ refuses, so that UOps stay immutable)."""
-    for setter, value in zip(_SLOT_SETTERS, values):
-        setter(u, value)
+# a new UOp's slots are set through their descriptors (its own __setattr__ refuses, so that UOps stay immutable)
+_set_op, _set_dtype, _set_src, _set_arg, _set_shape = (UOp.__dict__[name].__set__
+                                                       for name in ("op", "dtype", "src", "arg", "shape"))
 
 
 def arg_key(arg: Any) -> Any:
@@ -196,6 +203,12 @@ def _movement_shape(op: Ops, src_shape: tuple[int, ...], arg: Any) -> tuple[int,
 
 
 def _infer_shape(op: Ops, src: tuple[UOp, ...], arg: Any) -> tuple[int, ...]:
+    if op not in _SHAPE_FROM_ARG:  # elementwise: every source has the result's shape
+        shape = src[0].shape
+        for s in src[1:]:
+            if s.shape != shape:
+                raise ValueError(f"{op.name} operands have shapes {shape} and {s.shape} (broadcast them first)")
+        return shape
     if op is Ops.BUFFER:
         return (arg.size,)
     if op is Ops.PARAM:
@@ -210,13 +223,12 @@ def _infer_shape(op: Ops, src: tuple[UOp, ...], arg: Any) -> tuple[int, ...]:
         return tuple(1 if i in arg.axes else s for i, s in enumerate(src[0].shape))
     if op is Ops.ASSIGN:
         return assign_storage(src[0]).shape  # the whole storage after the write
-    if op is Ops.GATHER:
-        return src[1].shape
-    shape = src[0].shape
-    for s in src[1:]:
-        if s.shape != shape:
-            raise ValueError(f"{op.name} operands have shapes {shape} and {s.shape} (broadcast them first)")
-    return shape
+    return src[1].shape  # GATHER
+
+
+# ops whose shape is not simply their sources' shape
+_SHAPE_FROM_ARG = frozenset({Ops.BUFFER, Ops.PARAM, Ops.CONST, Ops.IOTA, Ops.REDUCE, Ops.ASSIGN, Ops.GATHER,
+                             *GroupOp.Movement})
 
 
 def assign_storage(target: UOp) -> UOp:

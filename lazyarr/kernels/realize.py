@@ -168,10 +168,12 @@ _plans: dict[tuple[Any, ...], Plan] = {}
 PLAN_CACHE_SIZE = 2048
 
 
-def realize_uops(roots: list[UOp], device: str = "CPU") -> list[UOp]:
+def realize_uops(roots: list[UOp], device: str = "CPU",
+                 structure: tuple[tuple[Any, ...], list[Buffer]] | None = None) -> list[UOp]:
     """Compute `roots` (graphs over BUFFER leaves) on `device`; returns each root's value as a view of a BUFFER, or a
-    constant. Raises ValueError when a root reads a buffer on another device."""
-    key, inputs = structure_key(roots)
+    constant. `structure`: what `structure_key(roots)` returns, when the caller has it. Raises ValueError when a root
+    reads a buffer on another device."""
+    key, inputs = structure or structure_key(roots)
     for b in inputs:
         if b.device != device:
             raise ValueError(f"a computation on {device} reads a tensor on {b.device}; move it with .to({device!r})")

@@ -15,13 +15,13 @@ import hashlib
 import importlib.util
 import itertools
 import os
+import queue
 import sys
 import tempfile
 import threading
 import time
 import warnings
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from lazyarr.helpers import cache_dir, default_cpu_threads, flag
@@ -32,7 +32,6 @@ from lazyarr.kernels.stats import COUNTERS
 CACHE_VERSION = "1"
 _compiled: dict[str, Callable[..., Any]] = {}
 _lock = threading.Lock()
-_pool: ThreadPoolExecutor | None = None
 
 
 @functools.cache
@@ -232,6 +231,8 @@ class blas_threads:  # noqa: N801 (used like a function: `with blas_threads(1): 
 
 # a split kernel runs in this many chunks per thread, taken in turn by whichever thread is free
 CHUNKS_PER_THREAD = 4
+# but no chunk covers less work than this: each chunk is one more call into Numba's dispatcher
+CHUNK_MIN_WORK = 1 << 15
 
 
 class _Job:
@@ -266,6 +267,32 @@ class _Job:
             raise self.error
 
 
+class _Workers:
+    """Daemon threads taking jobs from one queue (lighter than a ThreadPoolExecutor: no futures, no locks to submit)."""
+
+    def __init__(self) -> None:
+        self.queue: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def ensure(self, n: int) -> None:
+        """At least `n` threads (started on first need; never stopped: idle ones wait on the queue)."""
+        if self.count >= n:
+            return
+        with self.lock:
+            while self.count < n:
+                threading.Thread(target=self._loop, name=f"lazyarr-{self.count}", daemon=True).start()
+                self.count += 1
+
+    def _loop(self) -> None:
+        while True:
+            self.queue.get().work()
+
+
+_workers = _Workers()
+os.register_at_fork(after_in_child=_workers.__init__)  # a forked child has none of the parent's threads
+
+
 def launch(fn: Callable[..., Any], arrays: list[Any], ints: list[int], parallel: bool, outer: int, work: int) -> None:
     """Run a kernel; a parallel kernel with enough `work` is split over threads along its first loop (`outer`).
     `fn` is a Numba dispatcher or a native kernel taking `arrays`, or a `NativeKernel.raw` taking each array as its
@@ -276,14 +303,10 @@ def launch(fn: Callable[..., Any], arrays: list[Any], ints: list[int], parallel:
     if work < flag("PARALLEL_MIN") or outer <= 1 or (threads := min(num_threads(), outer)) <= 1:
         native.check(fn(*arrays, 0, outer, *ints), str(fn))
         return
-    global _pool
-    if _pool is None or _pool._max_workers < threads - 1:  # noqa: SLF001
-        if _pool is not None:
-            _pool.shutdown(wait=False)
-        _pool = ThreadPoolExecutor(max_workers=threads - 1, thread_name_prefix="lazyarr")
-    chunks = min(outer, threads * CHUNKS_PER_THREAD)
+    _workers.ensure(threads - 1)
+    chunks = min(outer, threads * CHUNKS_PER_THREAD, max(threads, work // CHUNK_MIN_WORK))
     job = _Job(fn, arrays, ints, [outer * c // chunks for c in range(chunks + 1)])
     for _ in range(threads - 1):
-        _pool.submit(job.work)
+        _workers.queue.put(job)
     job.work()
     job.wait()

@@ -12,9 +12,12 @@ Method: range reduction, then minimax polynomials fitted by ``fit_minimax`` (Rem
 lazyarr.kernels.transcendental`` reprints the tables); pi, ln 2 and 2/pi come from integer arithmetic below.
 Cody-Waite constants are split so that k * chunk is exact; 2**k is applied as two normal factors so overflow and
 subnormal results round once; log splits the mantissa at sqrt(1/2). float32 exp, exp2, log, log2, sin, cos, tanh,
-sigmoid and erf compute in float32 (8 lanes per AVX register); float32 expm1, log1p, tan and pow compute in float64
-with shorter polynomials, where float32 would cancel too much for 2 ulp. float32 sin/cos/tan reduce inputs below
-2**20 by Cody-Waite in float64 and the rest by a table-free Payne-Hanek (``_reduce_f32``); float64 sin/cos/tan use an
+sigmoid and erf compute in float32 (8 lanes per AVX register; their integer steps go through ``_i32``, since Numba
+widens int32 arithmetic to int64 and LLVM cannot always narrow it back, which splits a loop into 2 x 4 lanes);
+float32 expm1, log1p, tan and pow compute in float64 with shorter polynomials, where float32 would cancel too much
+for 2 ulp. float32 sin/cos/tan reduce inputs below 2**20 by Cody-Waite in float64 and the rest by a table-free
+Payne-Hanek (``_reduce_f32``), then evaluate sin and cos of the float64 remainder in float64 and round once (fewer
+operations than float32 arithmetic carrying a low part); float64 sin/cos/tan use an
 error-free Cody-Waite below |x| = 2**29 and call libm above it. Both full functions branch, so loops calling them
 stay scalar (LLVM vectorises a branch by running both sides; llvm.sin would be speculated into every lane). Kernels
 use ``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there), which vectorise: they check
@@ -37,14 +40,17 @@ So the default, where LLVM inlines by itself (Numba types the function once and 
 for what is past LLVM's inlining threshold: the ``_small`` trig variants, erf, pow and their cores ``_erf64`` and
 ``_log_dd`` (the full sin/cos/tan_f32 are plain calls, see above);
 ``_horner`` is an overload that emits straight-line code (LLVM leaves a 17-term loop over a tuple rolled, and an
-inner loop also stops the vectoriser). A loop calling exp_f32 and sin_f32 compiled in 8.2 s with a cold cache,
-1.8 s with these functions cached, and loads in 0.02 s once itself cached.
+inner loop also stops the vectoriser), one ``_fma`` (llvm.fmuladd: fused where the CPU has FMA) per step: that halves
+the polynomial work, which is most of each function, and rounds once per step instead of twice. A loop calling
+exp_f32 and sin_f32 compiled in 8.2 s with a cold cache, 1.8 s with these functions cached, and loads in 0.02 s once
+itself cached.
 
 Max error in ulp against NumPy's float64 result (rounded to float32 for _f32; math.erf for erf, long double for
 sigmoid), over 2**16 log-uniform inputs plus focus ranges and special values per function; see
-tests/unit/test_transcendental.py (run with -s to print them). sin/cos/tan_f32 were also run on every float32 of
-ten binades from 2**-1 to 2**127, sin/cos/tan_f32_small on the three float32s nearest each multiple of pi/2 below
-2**20, and erf_f32 on every float32 in [0.6, 1.4] (around its switch at 0.921875): max 1 ulp.
+tests/unit/test_transcendental.py (run with -s to print them). sin/cos/tan_f32 (and the _small variants below 2**20)
+were also run on every float32 of both signs in the binades of 2**-1, 1, 2, 4, 8, 2**10, 2**19, 2**20, 2**21, 2**60,
+2**100 and 2**127, sin/cos/tan_f32_small on the three float32s nearest each multiple of pi/2 below 2**20, and erf_f32
+on every float32 in [0.6, 1.4] (around its switch at 0.921875): max 1 ulp.
 
     | op      | f32 | f64 |    | op      | f32 | f64 |
     |---------|-----|-----|    |---------|-----|-----|
@@ -123,6 +129,41 @@ def _lshr(typingctx, x, n):  # type: ignore[no-untyped-def]
         return builder.lshr(args[0], context.cast(builder, args[1], signature.args[1], types.int64))
 
     return types.int64(x, n), codegen
+
+
+@intrinsic
+def _i32(typingctx, op, a, b):  # type: ignore[no-untyped-def]
+    """int32 `a op b` for op in "add", "sub", "and", "ashr", "shl", wrapping, integer operands truncated to 32 bits.
+    Numba computes int32 + int32 in int64, which LLVM cannot always narrow: 8 lanes would become 2 x 4."""
+    if not isinstance(op, types.StringLiteral) or not all(isinstance(v, types.Integer) for v in (a, b)):
+        return None
+    name = op.literal_value
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        i32 = ir.IntType(32)
+        x, y = (
+            builder.trunc(v, i32) if v.type.width > 32 else builder.sext(v, i32) if v.type.width < 32 else v
+            for v in (args[1], args[2])
+        )
+        return getattr(builder, {"and": "and_"}.get(name, name))(x, y)
+
+    return types.int32(op, a, b), codegen
+
+
+@intrinsic
+def _fma(typingctx, a, b, c):  # type: ignore[no-untyped-def]
+    """a * b + c as LLVM's fmuladd: one fused multiply-add where the CPU has FMA (rounded once: never less accurate
+    than the separate operations), a multiply and an add elsewhere. Polynomials only: error-free transforms and
+    Cody-Waite steps spell out their roundings."""
+    if not isinstance(a, types.Float) or not a == b == c:
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        t = args[0].type
+        fn = builder.module.declare_intrinsic("llvm.fmuladd", [t], ir.FunctionType(t, [t, t, t]))
+        return builder.call(fn, args)
+
+    return a(a, b, c), codegen
 
 
 @intrinsic
@@ -267,10 +308,6 @@ _COS_F64 = (0.041666666666666574, -0.0013888888888869805, 2.480158728671059e-05,
 _SIN_LOW = (-0.16666666644040445, 0.00833332930510525, -0.00019839253547014086, 2.7172732002532476e-06)
 # degree 3, max weighted error 2**-42.9
 _COS_LOW = (0.04166666661910677, -0.0013888883467257482, 2.4799451551284795e-05, -2.7205046435009465e-07)
-# degree 3, max weighted error 2**-36.7
-_SIN_F32 = _f32_tuple(-0.16666667, 0.008333329, -0.00019839253, 2.7172732e-06)
-# degree 2, max weighted error 2**-31.8
-_COS_F32 = _f32_tuple(0.041666653, -0.0013887649, 2.4463166e-05)
 # degree 4, max weighted error 2**-29.5
 _TANH_F32 = _f32_tuple(-0.33333313, 0.13332452, -0.05383743, 0.021007463, -0.006179816)
 # degree 10, max weighted error 2**-56.4
@@ -309,8 +346,8 @@ def _horner_straight_line(x, c):  # type: ignore[no-untyped-def]
     # leftover inner loop stops the loop vectoriser
     if not isinstance(c, types.UniTuple):
         return None
-    steps = "".join(f"    acc = acc * x + c[{i}]\n" for i in range(c.count - 2, -1, -1))
-    scope = {}
+    steps = "".join(f"    acc = _fma(acc, x, c[{i}])\n" for i in range(c.count - 2, -1, -1))
+    scope = {"_fma": _fma}
     exec(f"def impl(x, c):\n    acc = c[{c.count - 1}]\n{steps}    return acc\n", scope)
     return scope["impl"]
 
@@ -325,8 +362,9 @@ def _clamp(x, lo, hi):  # type: ignore[no-untyped-def]
 @_jit
 def _ldexp_f32(p, k):  # type: ignore[no-untyped-def]
     """p * 2**k for k in [-151, 129] and p near 1, in two normal factors so overflow and subnormals round once."""
-    k1 = k >> 1
-    return p * _float(np.int32((k1 + 127) << 23)) * _float(np.int32((k - k1 + 127) << 23))
+    k1 = _i32("ashr", k, 1)
+    k2 = _i32("sub", k, k1)
+    return p * _float(_i32("shl", _i32("add", k1, 127), 23)) * _float(_i32("shl", _i32("add", k2, 127), 23))
 
 
 @_jit
@@ -390,7 +428,7 @@ def exp_f32(x):  # type: ignore[no-untyped-def]
     n = t - _ROUND_F32
     r = (x - n * _LN2_HI_F32) - n * _LN2_LO_F32
     p = F32(1.0) + (r + r * r * _horner(r, _EXP_F32))
-    return _ldexp_f32(p, _bits(t) - _ROUND_BITS_F32)
+    return _ldexp_f32(p, _i32("sub", _bits(t), _ROUND_BITS_F32))
 
 
 @_jit
@@ -417,7 +455,7 @@ def exp2_f32(x):  # type: ignore[no-untyped-def]
     x = _clamp(x, F32(-151.0), F32(129.0))
     t = x + _ROUND_F32
     r = x - (t - _ROUND_F32)
-    return _ldexp_f32(F32(1.0) + r * _horner(r, _EXP2_F32), _bits(t) - _ROUND_BITS_F32)
+    return _ldexp_f32(F32(1.0) + r * _horner(r, _EXP2_F32), _i32("sub", _bits(t), _ROUND_BITS_F32))
 
 
 @_jit
@@ -468,9 +506,9 @@ def expm1_f32(x):  # type: ignore[no-untyped-def]
 def _log_parts_f32(x):  # type: ignore[no-untyped-def]
     """(e, f) with x = 2**e (1 + f) and 1 + f in [sqrt(1/2), sqrt(2)), for finite x > 0 (subnormals included)."""
     tiny = x < F32(1.1754944e-38)
-    ix = _bits(x * F32(8388608.0) if tiny else x) - _SQRT_HALF_BITS_F32
-    e = (ix >> 23) - (23 if tiny else 0)
-    return F32(e), _float(np.int32((ix & 0x7FFFFF) + _SQRT_HALF_BITS_F32)) - F32(1.0)
+    ix = _i32("sub", _bits(x * F32(8388608.0) if tiny else x), _SQRT_HALF_BITS_F32)
+    e = _i32("sub", _i32("ashr", ix, 23), 23 if tiny else 0)
+    return F32(e), _float(_i32("add", _i32("and", ix, 0x7FFFFF), _SQRT_HALF_BITS_F32)) - F32(1.0)
 
 
 @_jit
@@ -559,8 +597,17 @@ def log1p_f64(x):  # type: ignore[no-untyped-def]
 
 @_jit
 def log1p_f32(x):  # type: ignore[no-untyped-def]
-    """log(1 + x), accurate near 0 (computed in float64)."""
-    return F32(_log1p64(F64(x), _LOG_LOW))
+    """log(1 + x), accurate near 0, computed in float64: there 1 + x is exact for float32 |x| >= 2**-29 (and below
+    2**53), so `_log1p64`'s correction (a division) is not needed; below 2**-29, x - x*x/2 is within 2**-58."""
+    xd = F64(x)
+    u = 1.0 + xd
+    e, f = _log_parts(u)
+    hfsq, corr = _log1p_terms(f, _LOG_LOW)
+    y = e * _LN2_HI + (f - (hfsq - (corr + e * _LN2_LO)))
+    y = xd - 0.5 * xd * xd if abs(xd) < 2.0**-29 else y
+    y = -np.inf if xd == -1.0 else y
+    y = np.inf if xd == np.inf else y
+    return F32(y if xd >= -1.0 else np.nan)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -569,32 +616,34 @@ def log1p_f32(x):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _reduce_f32_small(ax):  # type: ignore[no-untyped-def]
-    """(q, r_hi, r_lo) as `_reduce_f32`, for 0 <= ax < _F32_TRIG_SMALL: Cody-Waite in float64. ax - k c0 is exact
-    (k c0 is exact and within a factor 2 of ax), the two later products are exact, so r keeps ~2**-52 relative
-    accuracy even for the float32s closest to multiples of pi/2."""
-    x = F64(ax)
-    t = x * _TWO_OVER_PI_F + _ROUND
+def _reduce_f32_small(x):  # type: ignore[no-untyped-def]
+    """(q, r) as `_reduce_f32`, for |x| < _F32_TRIG_SMALL (inf and NaN give a NaN r): Cody-Waite in float64.
+    k c_i is exact for every chunk c_i, x - k c0 too (k c0 is within a factor 2 of x), so r keeps ~2**-52 relative
+    accuracy even for the float32s closest to multiples of pi/2, fused multiply-adds or not. Odd in x, bit for bit
+    (k rounds to even from the middle of 1.5 * 2**52, whose parity does not depend on the sign)."""
+    xd = F64(x)
+    t = _fma(xd, _TWO_OVER_PI_F, _ROUND)
     k = t - _ROUND
-    r = ((x - k * _PIO2_F32_ARGS[0]) - k * _PIO2_F32_ARGS[1]) - k * _PIO2_F32_ARGS[2]
-    r_hi = F32(r)
-    return np.int64(_bits(t)), r_hi, F32(r - r_hi)
+    r = _fma(-k, _PIO2_F32_ARGS[0], xd)
+    r = _fma(-k, _PIO2_F32_ARGS[1], r)
+    return _bits(t), _fma(-k, _PIO2_F32_ARGS[2], r)
 
 
 @_jit
-def _reduce_f32(ax):  # type: ignore[no-untyped-def]
-    """(q, r_hi, r_lo) with ax = q pi/2 + r_hi + r_lo (mod 2 pi), |r| <= pi/4, r_hi + r_lo float32s good to ~2**-45,
-    for every finite float32 ax >= 0: `_reduce_f32_small` below _F32_TRIG_SMALL (so the small-argument variants
-    give the same bits), `_reduce_f32_large` above. A real branch: sin/cos/tan_f32 are scalar calls, which kernels
-    make only for blocks holding a large, inf or NaN argument (render_numba.TRIG)."""
-    if ax < _F32_TRIG_SMALL:
-        return _reduce_f32_small(ax)
-    return _reduce_f32_large(ax)
+def _reduce_f32(x):  # type: ignore[no-untyped-def]
+    """(q, r) with x = q pi/2 + r (mod 2 pi), |r| <= pi/4, r a float64 good to ~2**-50 relative, for every finite
+    float32 x: `_reduce_f32_small` below _F32_TRIG_SMALL (so the small-argument variants give the same bits),
+    `_reduce_f32_large` of |x| above. A real branch: sin/cos/tan_f32 are scalar calls, which kernels make only for
+    blocks holding a large, inf or NaN argument (render_numba.TRIG)."""
+    if abs(x) < _F32_TRIG_SMALL:
+        return _reduce_f32_small(x)
+    q, r = _reduce_f32_large(abs(x))
+    return (-q, -r) if x < F32(0.0) else (q, r)
 
 
 @_jit
 def _reduce_f32_large(ax):  # type: ignore[no-untyped-def]
-    """(q, r_hi, r_lo) as `_reduce_f32`, for every finite float32 ax >= 0.
+    """(q, r) as `_reduce_f32`, for every finite float32 ax >= 0.
 
     Payne-Hanek without a table, for every ax >= 2**-20 (below, r = ax): ax = m 2**E with an integer m < 2**24, so
     the bits of 2/pi worth 4/2**E and more only add multiples of 4 quadrants. The 96 bits after them are cut out of
@@ -619,94 +668,76 @@ def _reduce_f32_large(ax):  # type: ignore[no-untyped-def]
         _int_to_f64(_lshr(half & 0x3FFFFFFFFFFFFFFF, 32) - (1 << 29)) * 2.0**-30
         + _int_to_f64(half & 0xFFFFFFFF) * 2.0**-62
     )
-    r = frac * _PIO2
     tiny = ax < F32(2.0**-20)
-    r = F64(ax) if tiny else r
-    r_hi = F32(r)
-    return np.int64(0 if tiny else n), r_hi, F32(r - r_hi)
+    return np.int64(0 if tiny else n), F64(ax) if tiny else frac * _PIO2
 
 
-@_jit
-def _sin_f32(h, lo):  # type: ignore[no-untyped-def]
-    """sin(h + lo) in float32 for |h| <~ pi/4, |lo| <~ ulp(h)."""
-    z = h * h
-    return h + (h * z * _horner(z, _SIN_F32) + lo)
-
-
-@_jit
-def _cos_f32(h, lo):  # type: ignore[no-untyped-def]
-    """cos(h + lo) in float32: 1 - z/2 rounded once and its error carried into the small terms."""
-    z = h * h
-    hz = F32(0.5) * z
-    w = F32(1.0) - hz
-    return w + (((F32(1.0) - w) - hz) + (z * z * _horner(z, _COS_F32) - h * lo))
+_SIN_POLY = (1.0, *_SIN_LOW)  # sin r = r (1 + z S(z)), z = r*r
+_COS_POLY = (1.0, -0.5, *_COS_LOW)  # cos r = 1 - z/2 + z*z C(z)
 
 
 @_jit_inline
-def _sin_q(x, q, h, lo):  # type: ignore[no-untyped-def]
-    y = _cos_f32(h, lo) if q & 1 else _sin_f32(h, lo)
-    y = -y if (q & 2 != 0) != (_bits(x) < 0) else y  # sin is odd (and sin(-0) = -0)
-    return y if abs(x) < F32(np.inf) else x - x
-
-
-@_jit_inline
-def _cos_q(x, q, h, lo):  # type: ignore[no-untyped-def]
-    y = _sin_f32(h, lo) if q & 1 else _cos_f32(h, lo)
-    y = -y if (q + 1) & 2 else y
-    return y if abs(x) < F32(np.inf) else x - x
-
-
-@_jit_inline
-def _tan_q(x, q, h, lo):  # type: ignore[no-untyped-def]
-    r = F64(h) + F64(lo)
+def _sin_cos_f32(r):  # type: ignore[no-untyped-def]
+    """(sin r, cos r) in float64 for |r| <~ pi/4, each good to ~2**-36 relative: a float32 result rounds once."""
     z = r * r
-    s = r + r * z * _horner(z, _SIN_LOW)
-    c = 1.0 - 0.5 * z + z * z * _horner(z, _COS_LOW)
-    y = F32(-c / s if q & 1 else s / c)
-    y = -y if _bits(x) < 0 else y
-    return y if abs(x) < F32(np.inf) else x - x
+    return r * _horner(z, _SIN_POLY), _horner(z, _COS_POLY)
+
+
+@_jit_inline
+def _sin_qr(q, r):  # type: ignore[no-untyped-def]
+    """sin(q pi/2 + r) as a float32 (cos x is this at q + 1)."""
+    s, c = _sin_cos_f32(r)
+    y = c if q & 1 else s
+    return F32(-y if q & 2 else y)
+
+
+@_jit_inline
+def _tan_qr(q, r):  # type: ignore[no-untyped-def]
+    """tan(q pi/2 + r) as a float32 (the quotient in float64)."""
+    s, c = _sin_cos_f32(r)
+    return F32(-c / s if q & 1 else s / c)
 
 
 @_jit
 def sin_f32(x):  # type: ignore[no-untyped-def]
     """sin x for every float32."""
-    q, h, lo = _reduce_f32(abs(x))
-    return _sin_q(x, q, h, lo)
+    q, r = _reduce_f32(x)
+    return _sin_qr(q, r) if abs(x) < F32(np.inf) else x - x
 
 
 @_jit
 def cos_f32(x):  # type: ignore[no-untyped-def]
     """cos x for every float32."""
-    q, h, lo = _reduce_f32(abs(x))
-    return _cos_q(x, q, h, lo)
+    q, r = _reduce_f32(x)
+    return _sin_qr(q + 1, r) if abs(x) < F32(np.inf) else x - x
 
 
 @_jit
 def tan_f32(x):  # type: ignore[no-untyped-def]
     """tan x for every float32 (the quotient in float64)."""
-    q, h, lo = _reduce_f32(abs(x))
-    return _tan_q(x, q, h, lo)
+    q, r = _reduce_f32(x)
+    return _tan_qr(q, r) if abs(x) < F32(np.inf) else x - x
 
 
 @_jit_inline
 def sin_f32_small(x):  # type: ignore[no-untyped-def]
     """sin x for float32 |x| < _F32_TRIG_SMALL (same bits as sin_f32 there), with no Payne-Hanek work."""
-    q, h, lo = _reduce_f32_small(abs(x))
-    return _sin_q(x, q, h, lo)
+    q, r = _reduce_f32_small(x)
+    return _sin_qr(q, r)
 
 
 @_jit_inline
 def cos_f32_small(x):  # type: ignore[no-untyped-def]
     """cos x for float32 |x| < _F32_TRIG_SMALL (same bits as cos_f32 there)."""
-    q, h, lo = _reduce_f32_small(abs(x))
-    return _cos_q(x, q, h, lo)
+    q, r = _reduce_f32_small(x)
+    return _sin_qr(q + 1, r)
 
 
 @_jit_inline
 def tan_f32_small(x):  # type: ignore[no-untyped-def]
     """tan x for float32 |x| < _F32_TRIG_SMALL (same bits as tan_f32 there)."""
-    q, h, lo = _reduce_f32_small(abs(x))
-    return _tan_q(x, q, h, lo)
+    q, r = _reduce_f32_small(x)
+    return _tan_qr(q, r)
 
 
 @_jit
@@ -1074,8 +1105,6 @@ def _specs() -> dict[str, tuple]:
         "_COS_F64": ("f64", cos_c, trig_z * tiny, trig_z, 5, cos_w),
         "_SIN_LOW": ("f64", sin_s, trig_z * tiny, trig_z, 3, sin_w),
         "_COS_LOW": ("f64", cos_c, trig_z * tiny, trig_z, 3, cos_w),
-        "_SIN_F32": ("f32", sin_s, trig_z * tiny, trig_z, 3, sin_w),
-        "_COS_F32": ("f32", cos_c, trig_z * tiny, trig_z, 2, cos_w),
         "_TANH_F32": ("f32", tanh_p, tanh_z * _LD(1e-6), tanh_z, 4, lambda z: z * np.sqrt(z) / np.tanh(np.sqrt(z))),
         "_ERF_F64": ("f64", erf_p, tiny, _LD(_ERF_SMALL) ** 2, 10, erf_w),
         "_ERF_F32": ("f32", erf_p, tiny, _LD(_ERF_SMALL_F32) ** 2, 6, erf_w),

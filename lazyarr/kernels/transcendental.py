@@ -742,7 +742,7 @@ def _reduce_f32_fast(x):  # type: ignore[no-untyped-def]
     (about), for |x| < _F32_TRIG_SMALL: Cody-Waite in float32 with fused multiply-adds (8 lanes per AVX2 register).
     x - k c0 is exact (both are multiples of 2**-24: c0 has 24 bits and exponent 0, |x| >= 1 where k != 0 or |x| < 1
     and k = +-1; the difference is below 1); k c1 = b + be exactly (fma); hi + e = (x - k c0) + b exactly (TwoSum);
-    lo = e + be - k (c2 + c3) rounds far below ulp(hi), whose least value here is 2**-51 (x - k pi/2 >= 2**-27.9)."""
+    lo = e + be - k (c2 + c3) rounds far below ulp(hi), which is >= 2**-51 where k != 0 (|x - k pi/2| >= 2**-27.9)."""
     t = _fma(x, _TWO_OVER_PI_F32, _ROUND_F32)
     k = t - _ROUND_F32
     a = _fma(k, _MINUS_PIO2_F32[0], x)

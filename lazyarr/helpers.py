@@ -49,17 +49,28 @@ FLAGS: dict[str, Flag] = {
              "driver per replay); 2: replay with a Python loop over the captured launches."),
         Flag("JIT_SPLIT", int, 1, "1: a replay runs big parallel kernels threaded, between batched drivers; 0: every "
              "kernel inside the driver, single-threaded."),
+        Flag("JIT_BLAS_THREADS", int, 1, "Threads BLAS may use during a CPU jit replay whose matmuls are all small "
+             "(under 2**25 flops each; needs threadpoolctl); 0: leave BLAS's own thread count."),
+        Flag("JIT_PARALLEL_MIN", int, 1 << 22, "Elements a kernel in a jit replay must cover before it is split "
+             "across threads (a split hands work to threads through Python, ~0.1 ms on a busy machine, and breaks "
+             "the batched driver in two)."),
         Flag("CUDA_LANES", int, 0, "Threads per output row of CUDA reductions (0: automatic; 1, 32 or a multiple of 32)."),
         Flag("CUDA_CHECK", int, 0, "1: also render every CPU kernel as CUDA C and compile it with NVRTC (test mode)."),
     )
 }
 
-_overrides = threading.local()
+class _Overrides(threading.local):
+    """Per thread: the stack of `Context` overrides (made when a thread first looks, so a read never misses: a
+    missing attribute of a thread-local costs a raised and caught AttributeError, ~0.5 us on every `flag` call)."""
+
+    def __init__(self) -> None:
+        self.stack: list[dict[str, Any]] = []
+
+
+_overrides = _Overrides()
 
 
 def _stack() -> list[dict[str, Any]]:
-    if not hasattr(_overrides, "stack"):
-        _overrides.stack = []
     return _overrides.stack
 
 
@@ -77,7 +88,7 @@ def _env_value(name: str) -> Any:
 
 def flag(name: str) -> Any:
     """Current value of flag `name`: the innermost `Context` override, else ``LAZYARR_<name>``, else the default."""
-    stack = getattr(_overrides, "stack", None)
+    stack = _overrides.stack
     if stack:
         for frame in reversed(stack):
             if name in frame:

@@ -52,7 +52,7 @@ class Optimizer:
             groups = [{"params": groups}]
         self.defaults = defaults
         self.param_groups: list[ParamGroup] = []
-        self.state: dict[int, Tensor] = {}  # id(param) -> its flat state buffer
+        self.state: dict[int, Tensor] = {}  # id(param) -> its state buffer (see `_state`)
         for g in groups:
             self.add_param_group(g)
 
@@ -127,37 +127,44 @@ class Optimizer:
         raise NotImplementedError
 
     def _state(self, p: Tensor, slots: int, counter: bool) -> Tensor:
-        """p's state: a (slots, n [+ 1]) buffer, one row per slot (n = p.size) and, with `counter`, the step count at
-        [0, n]; zeros on first use."""
+        """p's state, zeros on first use: with `counter`, a (slots, n + 1) buffer, one flat row per slot (n = p.size)
+        and the step count at [0, n]; without, a (slots, *p.shape) buffer (a slot has p's layout, so a kernel that
+        updates it from a gradient that is a transposed view indexes both without unravelling a flat position)."""
         st = self.state.get(id(p))
         if st is None:
             dt = dtypes.float32 if p.dtype is dtypes.float16 else p.dtype
-            st = Tensor.zeros(slots, p.size + counter, dtype=dt, device=p.device).clone().realize()
+            shape = (slots, p.size + 1) if counter else (slots, *p.shape)
+            st = Tensor.zeros(*shape, dtype=dt, device=p.device).clone().realize()
             self.state[id(p)] = st
         return st
 
     @staticmethod
     def _update_state(st: Tensor, grad: Tensor, rules: list[Callable[[Tensor, Tensor], Tensor]],
                       shape: tuple[int, ...]) -> tuple[list[Tensor], Tensor | None]:
-        """Write row k of `st` as rules[k](row, grad) and add 1 to the step count (when st has one); returns views of
-        the rows (shaped `shape`) and of the count that read the written values.
+        """Write slot k of `st` as rules[k](slot, grad) and add 1 to the step count (when st has one); returns views
+        of the slots (shaped `shape`) and of the count that read the written values.
 
         Every rule sees the whole state at the position it writes, so the write reads nothing it overwrites
         elsewhere and needs no copy first: one kernel per parameter."""
-        slots, width = st.shape
-        n = grad.size
-        g = grad.reshape(1, n).cast(st.dtype)
-        if width > n:
-            g = g.pad(((0, 0), (0, width - n)))
-        row = Tensor.arange(slots, device=st.device).reshape(slots, 1)
+        slots, n = st.shape[0], grad.size
+        counted = st.shape[1:] != shape  # a flat (slots, n + 1) state (see `_state`)
+        if counted:
+            width = st.shape[1]
+            g = grad.reshape(1, n).cast(st.dtype).pad(((0, 0), (0, width - n)))
+            row = Tensor.arange(slots, device=st.device).reshape(slots, 1)
+        else:
+            g = grad.reshape(1, *shape).cast(st.dtype)
+            row = Tensor.arange(slots, device=st.device).reshape(slots, *(1,) * len(shape))
         new = rules[-1](st, g)
         for k in reversed(range(slots - 1)):
             new = (row == k).where(rules[k](st, g), new)
-        if width > n:
+        if counted:
             col = Tensor.arange(width, device=st.device).reshape(1, width)
             new = (col == n).where((row == 0).where(st + 1, 0), new)
         st.assign(new.cast(st.dtype))
-        return [st[k, :n].reshape(shape) for k in range(slots)], (st[0, n] if width > n else None)
+        if counted:
+            return [st[k, :n].reshape(shape) for k in range(slots)], st[0, n]
+        return [st[k] for k in range(slots)], None
 
 
 class SGD(Optimizer):

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from lazyarr.frontend.tensor import Tensor
 
 # every live Tensor, so a realised graph can repoint all tensors that share it
-all_tensors: weakref.WeakSet[Tensor] = weakref.WeakSet()
 
 # weak references to the tensors made (or given a new lazy value by a write) since `lazyarr.jit` last looked, at most
 # RECENT_CAP (then jit looks at every live tensor once): before a replay writes state in place, jit realises the lazy
@@ -50,32 +49,26 @@ realize_hooks: list[Callable[[dict[UOp, UOp], set[Buffer]], None]] = []
 pending_writes: list[bool] = [False]
 
 
-class _MemberRef(weakref.ref):
-    """A weak reference that knows its key and its set, so a dying tensor removes itself."""
-
-    __slots__ = ("key", "members")
+_ref = weakref.ref  # a plain weak reference (no callback) to an object is made once and then shared
 
 
-def _drop(ref: _MemberRef) -> None:
-    members = ref.members()
-    if members is not None:
-        members.refs.pop(ref.key, None)
+class IdentitySet:
+    """A set of live tensors by identity, held weakly (a WeakSet would compare tensors with `==`, which is
+    elementwise). Adding is cheap (no callback runs when a member dies): dead entries are dropped in one sweep each
+    time the table has doubled since the last one."""
 
-
-class _Members:
-    """A set of live tensors by identity (a WeakSet would compare tensors with `==`, which is elementwise)."""
-
-    __slots__ = ("refs", "__weakref__")
+    __slots__ = ("refs", "limit")
 
     def __init__(self) -> None:
-        self.refs: dict[int, _MemberRef] = {}
+        self.refs: dict[int, weakref.ref[Tensor]] = {}
+        self.limit = 8
 
     def add(self, t: Tensor) -> None:
-        key = id(t)
-        if key not in self.refs:
-            ref = _MemberRef(t, _drop)
-            ref.key, ref.members = key, weakref.ref(self)
-            self.refs[key] = ref
+        refs = self.refs
+        refs[id(t)] = _ref(t)  # replaces a dead tensor's entry under a reused id (a member's own ref is shared)
+        if len(refs) > self.limit:
+            self.refs = {k: r for k, r in refs.items() if r() is not None}
+            self.limit = max(8, 2 * len(self.refs))
 
     def discard(self, t: Tensor) -> None:
         self.refs.pop(id(t), None)
@@ -84,7 +77,10 @@ class _Members:
         return iter([t for r in list(self.refs.values()) if (t := r()) is not None])
 
     def __len__(self) -> int:
-        return len(self.refs)
+        return sum(1 for r in list(self.refs.values()) if r() is not None)
+
+
+all_tensors = IdentitySet()  # every live Tensor, so a realised graph can repoint all tensors that share it
 
 
 class _Group:
@@ -94,7 +90,7 @@ class _Group:
 
     def __init__(self, base: UOp, buffer: Buffer | None = None) -> None:
         self.base, self.buffer = base, buffer
-        self.members = _Members()
+        self.members = IdentitySet()
 
 
 def group_of(t: Tensor) -> _Group:

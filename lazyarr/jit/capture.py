@@ -10,23 +10,26 @@ loop over the launches.
 
 from __future__ import annotations
 
+import ctypes
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from sys import getrefcount
+from time import perf_counter
 from typing import Any
 
 import numpy as np
 
-from lazyarr.frontend.inplace import own_buffer
+from lazyarr.frontend.autograd import is_grad_enabled
+from lazyarr.frontend.inplace import all_tensors, own_buffer
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import JitError, flag
-from lazyarr.kernels import render_numba, runtime_numba
+from lazyarr.kernels import runtime_numba
 from lazyarr.kernels.device import Buffer
+from lazyarr.kernels.lower import Gemm, Loop
 from lazyarr.kernels.realize import CompiledKernel, ExecItem
 from lazyarr.kernels.stats import COUNTERS
 
@@ -204,8 +207,9 @@ class CapturedProgram:
     def _plan(self, launches: list[tuple[CompiledKernel, list[int]]], sizes: dict[int, tuple[int, Any]],
               inputs_dtypes: list[Any]) -> None:
         self.runnable = all(k.fn is not None for k, _ in launches)
+        self.blas_cap = 0  # BLAS threads during a replay (0: BLAS's own count)
+        self.gemm_kernels = 0  # kernels that call BLAS
         self.segments: list[Any] = []  # Driver objects and _Steps, in launch order
-        self.entry: Callable[..., None] | None = None
         self.table = np.zeros(len(sizes) and max(sizes) + 1, dtype=np.int64)
         devices = {b.device for b in self.fixed} | {dev for _, _, dev in self.out_specs}
         # the batched driver is for CPU kernels; other devices (and JIT=2) replay through a loop over the launches
@@ -220,10 +224,12 @@ class CapturedProgram:
         threads = runtime_numba.num_threads() if flag("JIT_SPLIT") else 1
         slot_info = [batch_numba.SlotInfo(*sizes.get(i, (0, None))) for i in range(len(self.table))]
         run: list[batch_numba.Launch] = []
+        split_min = flag("JIT_PARALLEL_MIN")
+        work = 0  # in the driver: a short one is called holding the GIL (saves releasing and taking it again)
         for kernel, slots in launches:
             low = kernel.lowered
-            if threads > 1 and low.program.parallel and min(threads, low.outer_size) > 1 and \
-                    low.work >= flag("PARALLEL_MIN"):
+            work += low.work
+            if threads > 1 and low.program.parallel and min(threads, low.outer_size) > 1 and low.work >= split_min:
                 if run:
                     self.segments.append(batch_numba.Driver(run, slot_info))
                     run = []
@@ -233,20 +239,26 @@ class CapturedProgram:
                                           low.outer_size))
         if run:
             self.segments.append(batch_numba.Driver(run, slot_info))
+        gemm_flops = [k.lowered.flops for k, _ in launches if _has_gemm(k.lowered.program.body)]
+        self.gemm_kernels = len(gemm_flops)
+        if gemm_flops and max(gemm_flops) < SMALL_GEMM_FLOPS:
+            self.blas_cap = flag("JIT_BLAS_THREADS")
         self.fixed_arrays = [b.kernel_array() for b in self.fixed]  # held: the driver keeps raw pointers to them
-        for i, a in enumerate(self.fixed_arrays):
-            self.table[self.n_changing + i] = a.ctypes.data
-        changing = [inputs_dtypes[i] for i in self.input_slots] + [dt for _, dt, _ in self.out_specs]
-        self.entry = batch_numba.entry_for(tuple(render_numba.array_type(dt) for dt in changing))
+        for i, b in enumerate(self.fixed):
+            self.table[self.n_changing + i] = b.address()
+        # a replay writes the changing pointers into the table from Python (through this ctypes view of it) and
+        # calls the driver through ctypes: cheaper than a Numba dispatcher call, which type-checks every array
+        self.ctable = (ctypes.c_int64 * len(self.table)).from_buffer(self.table)  # type: ignore[arg-type]
         self.table_address = self.table.ctypes.data
         first = self.segments[0]
         self.single = len(self.segments) == 1 and isinstance(first, batch_numba.Driver)
-        self.first_address = first.address if self.single else 0
-        if self.single and not self.written_fixed and self.plain_device is not None and len(self.out_specs) == 1 \
-                and self.out_initial[0] is None and len(self.input_slots) == self.n_inputs:
-            self.replay = self._replay_single  # type: ignore[method-assign]
-            self.proto = _proto(self.plain_device)
-            self.any_f16 = any(dt is not None and dt.name == "float16" for dt in inputs_dtypes)
+        if self.single:
+            self.run_first = first.run_holding_gil if work < flag("PARALLEL_MIN") else first.run
+        fast = self.single and not self.blas_cap and not self.written_fixed and not self.written_inputs
+        if fast and self.plain_device is not None and len(self.out_specs) == 1 and self.out_initial[0] is None \
+                and len(self.input_slots) == self.n_inputs:
+            self.out_device: str = self.plain_device
+            self.replay = self._replay_single  # type: ignore[method-assign,assignment]
 
     def _step(self, kernel: CompiledKernel, slots: list[int], threaded: bool) -> _Step:
         where = [(True, s) if s < self.n_changing else (False, self.fixed[s - self.n_changing]) for s in slots]
@@ -275,9 +287,17 @@ class CapturedProgram:
             if self.mode == 2:
                 self._run_steps([ins[i] for i in self.input_slots] + [e[1] for e in outs])  # type: ignore[misc]
             else:
-                self.entry(self.table, self.first_address, *arrays)  # type: ignore[misc]
-                if not self.single:
-                    self._run_segments(arrays)
+                table = self.ctable
+                for k, i in enumerate(self.input_slots):
+                    table[k] = ins[i].address()  # type: ignore[union-attr]
+                k = len(self.input_slots)
+                for j, e in enumerate(outs):
+                    table[k + j] = e[6]
+                if self.blas_cap:
+                    with runtime_numba.blas_threads(self.blas_cap):
+                        self._run_driver(arrays)
+                else:
+                    self._run_driver(arrays)
         COUNTERS.kernels_launched += self.n_kernels
         COUNTERS.bytes_moved += self.bytes_moved
         COUNTERS.flops += self.flops
@@ -286,32 +306,55 @@ class CapturedProgram:
 
     def _replay_single(self, ins: list[Buffer]) -> Tensor:
         """`replay` for the common case: one driver, every input a buffer, one whole new Tensor returned."""
-        start = time.perf_counter()
+        start = perf_counter()
         entry = self.pool[0]
         if entry is None or (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2])) != entry[4]:
             entry = self._new_output(0)
-        arrays = [b.kernel_array() for b in ins] if self.any_f16 else [b.array for b in ins]
-        self.entry(self.table, self.first_address, *arrays, entry[3])  # type: ignore[misc]
-        COUNTERS.kernels_launched += self.n_kernels
-        COUNTERS.bytes_moved += self.bytes_moved
-        COUNTERS.flops += self.flops
-        COUNTERS.kernel_time += time.perf_counter() - start
-        return _owned(self.proto._new(entry[0]), entry[5])  # a whole BUFFER: Tensor's own fast constructor
+        table = self.ctable
+        k = 0
+        for b in ins:
+            table[k] = b._address or b.address()
+            k += 1
+        table[k] = entry[6]
+        self.run_first(self.table_address)
+        counters = COUNTERS
+        counters.kernels_launched += self.n_kernels
+        counters.bytes_moved += self.bytes_moved
+        counters.flops += self.flops
+        counters.kernel_time += perf_counter() - start
+        if not is_grad_enabled():
+            return _owned(_proto(self.out_device)._new(entry[0]), entry[5])
+        # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own (so
+        # jit's watch list of lazy readers, `inplace.recent`, would skip it)
+        t = _new_tensor(Tensor)
+        t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[0], self.out_device, None, None, None
+        t._group = group = entry[5]
+        all_tensors.add(t)
+        group.members.add(t)
+        return t
 
     def _new_output(self, j: int) -> list[Any]:
         """New storage for output j: [BUFFER UOp, Buffer, array, kernel array, reference counts when only the pool
-        holds them, the in-place group that owns the storage (kept, so a reused buffer needs no new group)]."""
+        holds them, the in-place group that owns the storage (kept, so a reused buffer needs no new group), the
+        storage's address (CPU)]."""
         size, dt, dev = self.out_specs[j]
         buf = Buffer(size, dt, dev, np.empty(size, dt.np_name) if dev == "CPU" else None)
         holder = Tensor(UOp(Ops.BUFFER, dt, (), buf), device=dev)
         own_buffer(holder)
         group = holder._group
         group.members.discard(holder)
-        self.pool[j] = [group.base, buf, buf.array, buf.kernel_array(), None, group]
+        address = buf.address() if dev == "CPU" else 0
+        self.pool[j] = [group.base, buf, buf.array, buf.kernel_array(), None, group, address]
         del buf, holder, group
         entry = self.pool[j]
         entry[4] = (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2]))
         return entry
+
+    def _run_driver(self, arrays: list[np.ndarray]) -> None:
+        if self.single:
+            self.run_first(self.table_address)
+        else:
+            self._run_segments(arrays)
 
     def _run_segments(self, arrays: list[np.ndarray]) -> None:
         for seg in self.segments:
@@ -332,6 +375,13 @@ class CapturedProgram:
 
 
 _protos: dict[str, Tensor] = {}
+SMALL_GEMM_FLOPS = 1 << 25  # a replay whose matmuls are all smaller runs BLAS on `JIT_BLAS_THREADS` threads
+
+
+def _has_gemm(body: list[Any]) -> bool:
+    """Whether a lowered kernel's statements call BLAS (a `Gemm`, possibly inside batch loops)."""
+    return any(isinstance(st, Gemm) or (isinstance(st, Loop) and _has_gemm(st.body)) for st in body)
+_new_tensor = Tensor.__new__
 
 
 def _owned(t: Tensor, group: Any) -> Tensor:

@@ -29,7 +29,16 @@ R = TypeVar("R")
 
 DEFAULT_MAX_CAPTURES = 8
 _TENSOR = object()  # marks a Tensor's position in a signature key
-_state = threading.local()  # per thread: `running`, the names of the jitted functions running now (no nesting)
+
+
+class _State(threading.local):
+    """Per thread: `running`, the names of the jitted functions running now (no nesting)."""
+
+    def __init__(self) -> None:
+        self.running: list[str] = []  # set when a thread first looks: a missing thread-local attribute is slow
+
+
+_state = _State()
 
 
 class JitWarning(UserWarning):
@@ -114,7 +123,7 @@ class Jit(Generic[R]):
         self.warmed.clear()
 
     def __call__(self, *args: Any, **kwargs: Any) -> R:
-        running = _running()
+        running = _state.running
         if running:
             raise JitError(f"@lazyarr.jit function {self.name} was called inside @lazyarr.jit function "
                            f"{running[-1]}: nested jit is not supported (the inner call would replay outside the "
@@ -189,10 +198,7 @@ class Jit(Generic[R]):
 
 
 def _running() -> list[str]:
-    running = getattr(_state, "running", None)
-    if running is None:
-        running = _state.running = []
-    return running  # type: ignore[no-any-return]
+    return _state.running
 
 
 def _weakrefable(obj: Any) -> bool:

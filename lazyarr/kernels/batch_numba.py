@@ -6,15 +6,12 @@ kernel's integer arguments as constants and its buffers as array structs over po
 are opaque to LLVM, so the driver compiles in time linear in the number of launches and never re-optimises kernels.
 
 A replay writes the pointers of the buffers that change per call (inputs, outputs) into the table and calls the
-driver through a small generated `@njit` entry (`entry_for`), so one replay is one Python call of native code.
+driver through ctypes, so one replay is one foreign call.
 """
 
 from __future__ import annotations
 
 import ctypes
-import functools
-import hashlib
-import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,9 +20,7 @@ from typing import Any
 import numpy as np
 from llvmlite import binding as llvm
 from llvmlite import ir
-from numba import types
 from numba.core.compiler_lock import global_compiler_lock
-from numba.extending import intrinsic
 
 from lazyarr.kernels import runtime_numba
 
@@ -86,7 +81,9 @@ class Driver:
             self._engine = llvm.create_mcjit_compiler(mod, _target_machine())
             self._engine.finalize_object()
             self.address: int = self._engine.get_function_address("lazyarr_driver")
+        # run(table address): the call releases the GIL; run_holding_gil keeps it (cheaper for a short driver)
         self.run: Callable[[int], None] = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(self.address)
+        self.run_holding_gil: Callable[[int], None] = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)(self.address)
 
 
 def _build_ir(launches: Sequence[Launch], slots: Sequence[SlotInfo]) -> str:
@@ -128,43 +125,3 @@ def _build_ir(launches: Sequence[Launch], slots: Sequence[SlotInfo]) -> str:
         b.call(b.inttoptr(ir.Constant(_I64, addr), fnty.as_pointer()), args)
     b.ret_void()
     return str(mod)
-
-
-# ---- the per-replay entry: write the changing pointers into the table, then call the driver ----
-
-
-@intrinsic
-def call_driver(typingctx, address, table):  # type: ignore[no-untyped-def]
-    """Call the native `void driver(int64 *table)` at integer `address` (from inside @njit code)."""
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        fnty = ir.FunctionType(ir.VoidType(), [_I64.as_pointer()])
-        fptr = builder.inttoptr(args[0], fnty.as_pointer())
-        builder.call(fptr, [builder.inttoptr(args[1], _I64.as_pointer())])
-        return context.get_dummy_value()
-
-    return types.void(types.int64, types.int64), codegen
-
-
-@functools.cache
-def _self_digest() -> str:
-    with open(os.path.abspath(__file__), "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()[:12]
-
-
-@functools.cache
-def entry_for(array_types: tuple[str, ...]) -> Callable[..., None]:
-    """`kernel(table, driver_address, a0, ..., a{n-1})`: table[i] = address of a_i, then call the driver (address 0:
-    only set the pointers). `array_types` are the Numba types of the a_i (e.g. "types.float32[::1]"). One compiled
-    function per type list, disk-cached like kernels."""
-    params = "".join(f", a{i}" for i in range(len(array_types)))
-    body = "".join(f"    table[{i}] = a{i}.ctypes.data\n" for i in range(len(array_types)))
-    sig = ", ".join(["types.int64[::1]", "types.int64", *array_types])
-    source = (f"# lazyarr jit entry {_self_digest()}\n"
-              "from numba import njit, types\n"
-              "from lazyarr.kernels.batch_numba import call_driver\n\n\n"
-              f"@njit(types.void({sig}), nogil=True, cache=True)\n"
-              f"def kernel(table, address{params}):\n{body}"
-              "    if address != 0:\n"
-              "        call_driver(address, table.ctypes.data)\n")
-    return runtime_numba.numba_dispatcher(runtime_numba.compile_source(source))

@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -185,6 +186,47 @@ def num_threads() -> int:
     if parallel._is_initialized:
         return max(1, int(parallel.get_num_threads()))
     return max(1, int(parallel.NUM_THREADS))
+
+
+_blas_libs: list[Any] | None = None
+
+
+def _blas_controllers() -> list[Any]:
+    """threadpoolctl's controllers of the loaded BLAS libraries (none without threadpoolctl, an optional package)."""
+    global _blas_libs
+    if _blas_libs is None:
+        try:
+            import threadpoolctl
+        except ImportError:
+            _blas_libs = []
+        else:
+            with warnings.catch_warnings():  # e.g. about several OpenMP runtimes loaded at once: not ours to report
+                warnings.simplefilter("ignore")
+                _blas_libs = [c for c in threadpoolctl.ThreadpoolController().lib_controllers if c.user_api == "blas"]
+    return _blas_libs
+
+
+class blas_threads:  # noqa: N801 (used like a function: `with blas_threads(1): ...`)
+    """Cap the threads of every loaded BLAS library at `n` inside the block, then restore each one's own count.
+
+    Small matmuls run faster on one thread (OpenBLAS wakes its threads for any but the smallest, and on a busy
+    machine a thread it waits for can cost milliseconds). Needs threadpoolctl; without it, does nothing."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.saved: list[tuple[Any, int]] = []
+
+    def __enter__(self) -> None:
+        for lib in _blas_controllers():
+            had = lib.get_num_threads()
+            if had is not None and had > self.n:
+                lib.set_num_threads(self.n)
+                self.saved.append((lib, had))
+
+    def __exit__(self, *exc: object) -> None:
+        for lib, had in self.saved:
+            lib.set_num_threads(had)
+        self.saved.clear()
 
 
 # a split kernel runs in this many chunks per thread, taken in turn by whichever thread is free

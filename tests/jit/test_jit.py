@@ -288,7 +288,7 @@ def test_replay_modes_agree(mode: int) -> None:
 
 
 def test_threaded_kernels_between_driver_segments() -> None:
-    with lazyarr.Context(PARALLEL_MIN=16, NUM_THREADS=2, JIT_SPLIT=1):
+    with lazyarr.Context(PARALLEL_MIN=16, JIT_PARALLEL_MIN=16, NUM_THREADS=2, JIT_SPLIT=1):
         f = lazyarr.jit(chain)
         for _ in range(4):
             x = arr(64, 4)
@@ -584,3 +584,32 @@ def _state_and_inputs(jitted: bool) -> list[np.ndarray]:
 def test_lazy_values_built_before_a_call_keep_their_eager_values() -> None:
     for want, got in zip(_state_and_inputs(False), _state_and_inputs(True)):
         np.testing.assert_array_equal(got, want)
+
+
+def test_fast_path_outputs_are_ordinary_tensors() -> None:
+    f = lazyarr.jit(lambda t: t + 1)
+    x = arr(16)
+    outs = [f(Tensor(x)) for _ in range(4)]
+    assert next(iter(f.captures.values())).replay.__name__ == "_replay_single"  # the one-kernel fast path
+    view = outs[-1][2:5]
+    outs[-1] += 1  # a write to a returned tensor reaches its views
+    keep = outs[-1]
+    del outs
+    for _ in range(3):  # dropped outputs' storage is reused; storage still viewed or held is not
+        np.testing.assert_allclose(f(Tensor(x)).numpy(), x + 1, rtol=1e-6)
+    np.testing.assert_allclose(view.numpy(), x[2:5] + 2, rtol=1e-6)
+    np.testing.assert_allclose(keep.numpy(), x + 2, rtol=1e-6)
+    with lazyarr.no_grad():
+        np.testing.assert_allclose(f(Tensor(x)).numpy(), x + 1, rtol=1e-6)
+
+
+def test_replay_of_small_matmuls_caps_blas_threads_and_restores_them() -> None:
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    f = lazyarr.jit(lambda a, b: (a @ b).relu())
+    a, b = arr(8, 4), arr(4, 6)
+    before = [(i["filepath"], i["num_threads"]) for i in threadpoolctl.threadpool_info()]
+    for _ in range(3):
+        np.testing.assert_allclose(f(Tensor(a), Tensor(b)).numpy(), np.maximum(a @ b, 0), rtol=1e-5, atol=1e-6)
+    program = next(iter(f.captures.values()))
+    assert program.blas_cap == (1 if program.gemm_kernels else 0)  # a matmul kernel calls BLAS (with SciPy)
+    assert [(i["filepath"], i["num_threads"]) for i in threadpoolctl.threadpool_info()] == before

@@ -75,12 +75,13 @@ class NdarrayMethodsMixin:
         return np.trace(self, offset, axis1, axis2, dtype=dtype, out=out)
 
     def conj(self: Tensor) -> Tensor:
-        """`np.conjugate`: lazyarr has no complex dtypes, so the values are unchanged."""
-        return np.conjugate(self)
+        """`ndarray.conj`: lazyarr has no complex dtypes, so the tensor itself, dtype kept (bool stays bool, as in
+        NumPy's method and `torch.conj`; only the ufunc `np.conjugate` turns bool into int8)."""
+        return self
 
     def conjugate(self: Tensor) -> Tensor:
-        """`np.conjugate` (same as `conj`)."""
-        return np.conjugate(self)
+        """`ndarray.conjugate` (same as `conj`)."""
+        return self
 
     @property
     def real(self: Tensor) -> Tensor:

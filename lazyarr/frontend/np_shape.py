@@ -519,7 +519,8 @@ def diagonal(x: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tens
     y = x.permute(rest + [a1, a2])
     n, m = y.shape[-2], y.shape[-1]
     length = max(0, min(n, m - offset)) if offset >= 0 else max(0, min(n + offset, m))
-    r0, c0 = (0, offset) if offset >= 0 else (-offset, 0)
+    # an offset past the edge gives an empty diagonal (NumPy): start the (empty) slice inside the plane
+    r0, c0 = (0, min(offset, m)) if offset >= 0 else (min(-offset, n), 0)
     sq = y.shrink([(0, s) for s in y.shape[:-2]] + [(r0, r0 + length), (c0, c0 + length)])
     eye = iota(length, x).reshape(length, 1) == iota(length, x).reshape(1, length)
     picked = eye.where(sq, const_like(sq, 0))

@@ -19,7 +19,7 @@ import re
 import threading
 from typing import Any
 
-FORMAT = "1"
+FORMAT = "2"
 ENTRY = "lazyarr_native_entry"
 SUFFIX = ".native"
 # external symbols a native kernel must not reach: Numba's runtime (they live in Numba's extension modules, unexported,
@@ -158,13 +158,19 @@ def export(fn: Any, path: str) -> bool:
     # symbols only the Python-facing wrappers in the same object use: linked to a stub that aborts, never called
     stubs = sorted(s for s in externals - needs if s.startswith(_NUMBA_RUNTIME))
     payload = entry_obj + obj
-    header = json.dumps({"nargs": nargs, "stubs": stubs, "entry_size": len(entry_obj),
-                         "sha256": hashlib.sha256(payload).hexdigest()}).encode()
+    meta = {"nargs": nargs, "stubs": stubs, "entry_size": len(entry_obj)}
+    header = json.dumps({**meta, "sha256": _checksum(meta, payload)}).encode()
     tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
     with open(tmp, "wb") as f:
         f.write(len(header).to_bytes(8, "little") + header + payload)
     os.replace(tmp, path)
     return True
+
+
+def _checksum(meta: dict[str, Any], payload: bytes) -> str:
+    """SHA-256 of the header's fields and the object code: a damaged header (a wrong argument count would make the
+    ctypes call pass the wrong arguments) is caught like damaged code."""
+    return hashlib.sha256(json.dumps(meta, sort_keys=True).encode() + b"\0" + payload).hexdigest()
 
 
 @functools.cache
@@ -246,7 +252,9 @@ def load(path: str, name: str) -> NativeKernel | None:
         n = int.from_bytes(data[:8], "little")
         meta = json.loads(data[8:8 + n])
         payload = data[8 + n:]
-        if hashlib.sha256(payload).hexdigest() != meta["sha256"]:
+        sha = meta.pop("sha256")
+        if _checksum(meta, payload) != sha or not isinstance(meta["nargs"], int) or \
+                not isinstance(meta["entry_size"], int) or not 0 <= meta["entry_size"] <= len(payload):
             raise ValueError("checksum mismatch")
         entry_obj, obj = payload[:meta["entry_size"]], payload[meta["entry_size"]:]
         from llvmlite import binding as llvm

@@ -24,6 +24,9 @@ CALLS = [
     ("take axis", lambda a: a.take([2, 0], axis=1)),
     ("diagonal", lambda a: a.diagonal()),
     ("diagonal offset", lambda a: a.diagonal(1)),
+    ("diagonal past the edge", lambda a: a.diagonal(9)),
+    ("diagonal past the edge neg", lambda a: a.diagonal(-5)),
+    ("trace past the edge", lambda a: a.trace(-7)),
     ("trace", lambda a: a.trace()),
     ("conj", lambda a: a.conj()),
     ("real", lambda a: a.real),
@@ -51,6 +54,12 @@ def test_in_place_method_matches_numpy(name, call):
     assert call(t) is None and call(ref) is None
     assert_matches(t, ref)
     assert_matches(view, ref[1])
+
+
+def test_conj_keeps_bool():
+    b = A > 1  # ndarray.conj() of a real array keeps its dtype (np.conjugate of bool would give int8)
+    assert_matches(Tensor(b).conj(), b.conj())
+    assert_matches(Tensor(b).conjugate(), b.conjugate())
 
 
 def test_nonzero_searchsorted_choose_bytes():

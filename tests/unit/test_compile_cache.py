@@ -115,3 +115,26 @@ def test_warm_cache_process_runs_native_without_numba(tmp_path) -> None:  # noqa
     through_numba = run(LAZYARR_NATIVE="0")
     assert through_numba["compiled"] == 0 and through_numba["numba"]
     assert warm["out"] == first["out"] == through_numba["out"]  # the same machine code: the same bits
+
+
+def test_damaged_native_header_is_not_loaded(tmp_path) -> None:  # noqa: ANN001
+    """The header (argument count, stubs, sizes) is checksummed with the code: a wrong argument count that still
+    parses would make the ctypes call pass the wrong arguments (a segfault), so such a file must be dropped."""
+    from lazyarr.kernels import native, runtime_numba
+
+    x = Tensor(np.arange(8, dtype=np.float64))
+    assert np.array_equal((x * 3.25 + 1.5).numpy(), np.arange(8) * 3.25 + 1.5)
+    saved = sorted(glob.glob(os.path.join(runtime_numba._kernel_dir(), f"*.{native.host_key()}{native.SUFFIX}")),
+                   key=os.path.getmtime)
+    assert saved
+    with open(saved[-1], "rb") as f:
+        data = f.read()
+    n = int.from_bytes(data[:8], "little")
+    meta = json.loads(data[8:8 + n])
+    assert native.load(saved[-1], "k") is not None
+    for field, value in (("nargs", meta["nargs"] - 2), ("nargs", meta["nargs"] + 3), ("entry_size", 0)):
+        header = json.dumps({**meta, field: value}).encode()
+        path = str(tmp_path / f"{field}{value}.native")
+        with open(path, "wb") as f:
+            f.write(len(header).to_bytes(8, "little") + header + data[8 + n:])
+        assert native.load(path, "k") is None

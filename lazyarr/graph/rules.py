@@ -41,6 +41,13 @@ def _is(u: UOp, value: Any) -> bool:
     return v is not None and not isinstance(v, bool) and v == value
 
 
+def _is_zero(u: UOp, sign: float) -> bool:
+    """`u` is a zero that adding (sign -1.0: -0.0) or subtracting (sign 1.0: +0.0) leaves every value as it is: for a
+    float only that signed zero (-0.0 + 0.0 is +0.0, so x + 0.0 is not x), for an integer any zero."""
+    v = const_value(u)
+    return _is(u, 0) and (not isinstance(v, float) or math.copysign(1.0, v) == sign)
+
+
 def _zero_size(x: UOp) -> UOp | None:
     if x.op in GroupOp.Leaf or x.op in (Ops.ASSIGN, Ops.CONTIGUOUS, Ops.COPY) or 0 not in x.shape:
         return None
@@ -67,8 +74,8 @@ symbolic = PatternMatcher([
     (UPat(Ops.CAST, name="x"), _fold_cast),  # cast(const) -> const
     (UPat(GroupOp.ALU | GroupOp.Movement | {Ops.CAST, Ops.REDUCE, Ops.BITCAST, Ops.GATHER}, name="x"), _zero_size),  # 0-size -> const
     (UPat(Ops.REDUCE, name="x"), _simplify_reduce),  # reduce(empty) -> identity, reduce over 1s -> x
-    (UPat(Ops.ADD, src=(UPat.var("x"), UPat.var("c")), commutative=True), lambda x, c: x if _is(c, 0) else None),  # x+0 -> x
-    (UPat(Ops.SUB, src=(UPat.var("x"), UPat.var("c"))), lambda x, c: x if _is(c, 0) else None),  # x-0 -> x
+    (UPat(Ops.ADD, src=(UPat.var("x"), UPat.var("c")), commutative=True), lambda x, c: x if _is_zero(c, -1.0) else None),  # x+(-0) -> x
+    (UPat(Ops.SUB, src=(UPat.var("x"), UPat.var("c"))), lambda x, c: x if _is_zero(c, 1.0) else None),  # x-0 -> x
     (UPat(Ops.MUL, src=(UPat.var("x"), UPat.var("c")), commutative=True), lambda x, c: x if _is(c, 1) else None),  # x*1 -> x
     (UPat(Ops.DIV, src=(UPat.var("x"), UPat.var("c"))), lambda x, c: x if _is(c, 1) else None),  # x/1 -> x
     (UPat(Ops.NEG, src=(UPat(Ops.NEG, src=(UPat.var("x"),)),)), lambda x: x),  # --x -> x

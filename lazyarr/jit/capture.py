@@ -235,7 +235,7 @@ class CapturedProgram:
                     run = []
                 self.segments.append(self._step(kernel, slots, True))
                 continue
-            run.append(batch_numba.Launch(kernel.fn, tuple(slots), tuple(low.int_args), low.program.parallel,
+            run.append(batch_numba.Launch(kernel.fn, tuple(slots), tuple(low.args), low.program.parallel,
                                           low.outer_size))
         if run:
             self.segments.append(batch_numba.Driver(run, slot_info))
@@ -361,7 +361,7 @@ class CapturedProgram:
             if isinstance(seg, _Step):
                 low = seg.kernel.lowered
                 bufs = [arrays[w] if changing else w.kernel_array() for changing, w in seg.where]
-                runtime_numba.launch(seg.kernel.fn, bufs, low.int_args, low.program.parallel, low.outer_size,
+                runtime_numba.launch(seg.kernel.fn, bufs, low.args, low.program.parallel, low.outer_size,
                                      low.work)
             else:
                 seg.run(self.table_address)

@@ -2,7 +2,7 @@
 
 The driver is LLVM IR generated here and compiled with llvmlite (milliseconds, no Numba typing): it calls each
 kernel's C-callable wrapper (which Numba builds for every `@njit` overload) through its absolute address, with the
-kernel's integer arguments as constants and its buffers as array structs over pointers read from a table. The calls
+kernel's scalar arguments (int64 and float64) as constants and its buffers as array structs over pointers read from a table. The calls
 are opaque to LLVM, so the driver compiles in time linear in the number of launches and never re-optimises kernels.
 
 A replay writes the pointers of the buffers that change per call (inputs, outputs) into the table and calls the
@@ -30,12 +30,13 @@ _lock = threading.Lock()
 
 @dataclass(frozen=True)
 class Launch:
-    """One kernel call inside a driver: the njit kernel, the table slots of its buffers, its int args, and for a
-    parallel kernel the extent of the first loop (the driver runs it whole, as `start=0, end=outer`)."""
+    """One kernel call inside a driver: the njit kernel, the table slots of its buffers, its scalar args (`Lowered.args`:
+    int64s, then float64s), and for a parallel kernel the extent of the first loop (the driver runs it whole, as
+    `start=0, end=outer`)."""
 
     fn: Any
     slots: tuple[int, ...]
-    ints: tuple[int, ...]
+    ints: tuple[int | float, ...]
     parallel: bool
     outer: int
 
@@ -118,10 +119,16 @@ def _build_ir(launches: Sequence[Launch], slots: Sequence[SlotInfo]) -> str:
         addr, fnty, argtypes = _wrapper(runtime_numba.numba_dispatcher(launch.fn))
         n_arr = len(launch.slots)
         args = [array(s, fnty.args[i], argtypes[i]) for i, s in enumerate(launch.slots)]
-        ints = ([0, launch.outer] if launch.parallel else []) + list(launch.ints)
-        if len(ints) != len(fnty.args) - n_arr:
-            raise AssertionError(f"kernel {launch.fn} takes {len(fnty.args) - n_arr} ints, given {len(ints)}")
-        args += [ir.Constant(_I64, v) for v in ints]
+        scalars = ([0, launch.outer] if launch.parallel else []) + list(launch.ints)
+        if len(scalars) != len(fnty.args) - n_arr:
+            raise AssertionError(f"kernel {launch.fn} takes {len(fnty.args) - n_arr} scalars, given {len(scalars)}")
+        for ty, v in zip(fnty.args[n_arr:], scalars):
+            if isinstance(ty, ir.DoubleType):  # a float param: llvmlite writes the double's exact bits (NaN, -0.0)
+                args.append(ir.Constant(ty, float(v)))
+            elif ty == _I64 and isinstance(v, int):
+                args.append(ir.Constant(_I64, v))
+            else:
+                raise AssertionError(f"kernel {launch.fn}: scalar {v!r} for a parameter of type {ty}")
         b.call(b.inttoptr(ir.Constant(_I64, addr), fnty.as_pointer()), args)
     b.ret_void()
     return str(mod)

@@ -2,7 +2,10 @@
 
 A Program is nested loops over SSA instructions. Sizes, strides, offsets and mask bounds are runtime integer
 arguments, so one Program (and one compiled kernel) serves every shape of the same rank and layout class:
-per-dimension stride class (0, 1 or other), zero/non-zero offset, and masked or not.
+per-dimension stride class (0, 1 or other), zero/non-zero offset, and masked or not. Float constants of the
+computation (`x * 0.37`, `x + dt * i`) are runtime float64 arguments too (`Program.float_params`, exact for every
+float dtype, NaN, infinities and -0.0 included), so a loop over Python float scalars compiles one kernel, not one per
+value. Integer constants stay in the source: they feed index math, and division by a known integer is cheap code.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ REDUCE_IDENTITY_NAMES = {Ops.ADD: "zero", Ops.MUL: "one", Ops.MAX: "min", Ops.MI
 
 @dataclass(frozen=True)
 class Instr:
-    """`name = op(srcs; arg)` of type `dtype`. op: an ALU Ops, or 'const', 'load', 'cast', 'bitcast', 'int'."""
+    """`name = op(srcs; arg)` of type `dtype`. op: an ALU Ops, or 'const' (arg: the value), 'fparam' (arg: the name of
+    a float64 param holding the value, exactly representable in `dtype`), 'load', 'cast', 'bitcast', 'gemm_load'."""
 
     name: str
     op: Ops | str
@@ -112,25 +116,36 @@ Stmt = Instr | Loop | AccInit | AccUpdate | Store | Gemm
 
 @dataclass
 class Program:
-    """A lowered kernel: buffer params (slot order, dtypes), int params (names), and the loop nest."""
+    """A lowered kernel: buffer params (slot order, dtypes), int64 params (names), the loop nest, and float64 params
+    (names; they come after the int params)."""
 
     name: str
     buf_dtypes: list[DType]
     int_params: list[str]
     body: list[Stmt]
     parallel: bool  # the first statement is a Loop whose range is split across threads
+    float_params: list[str] = field(default_factory=list)
 
 
 @dataclass
 class Lowered:
     """A Program plus the runtime values of its int params, the extent of its first (parallel) loop, the number of
-    loop iterations in all (`work`) and a flop estimate."""
+    loop iterations in all (`work`), a flop estimate, and the values of its float params (Python floats).
+
+    The compiled kernel is shared by every Lowered with the same Program; the values are this kernel's own, so a
+    launch must always take them from here (`args`), never from another Lowered of the same source."""
 
     program: Program
     int_args: list[int]
     outer_size: int
     work: int
     flops: int
+    float_args: list[float] = field(default_factory=list)
+
+    @property
+    def args(self) -> list[int | float]:
+        """The scalar args of a launch, in the kernel's parameter order: int params, then float params."""
+        return [*self.int_args, *self.float_args] if self.float_args else self.int_args
 
 
 def view_stack(chain: list[UOp], base_shape: tuple[int, ...]) -> list[View]:
@@ -203,6 +218,8 @@ class _Lowerer:
         self.item = item
         self.ints: list[str] = []
         self.int_vals: list[int] = []
+        self.floats: list[str] = []
+        self.float_vals: list[float] = []
         self.count = 0
         self.flops = 0
         self.tags: dict[UOp, str] = {}
@@ -250,6 +267,14 @@ class _Lowerer:
         self.ints.append(name)
         self.int_vals.append(int(value))
         return name
+
+    def float_const(self, stmts: list[Stmt], value: Any, dtype: DType) -> str:
+        """A float constant of the computation, read from a new float64 param (one per CONST node, named by order of
+        appearance, so kernels that differ only in these values render the same source)."""
+        name = f"cf{len(self.floats)}"
+        self.floats.append(name)
+        self.float_vals.append(float(value))
+        return self.emit(stmts, "fparam", dtype, (), name)
 
     # ---- index arithmetic ----
     def index_of(self, stmts: list[Stmt], stack: list[View], idx: list[str | None], tag: str) -> tuple[str, str | None]:
@@ -349,6 +374,8 @@ class _Lowerer:
                 return self.emit(stmts, "load", n.dtype, (pos,) if valid is None else (pos, valid), base.arg.slot)
             if base.op is Ops.IOTA:
                 v = self.emit(stmts, "cast", n.dtype, (pos,))
+            elif n.dtype.is_float:
+                v = self.float_const(stmts, base.arg, n.dtype)
             else:
                 v = self.const(stmts, base.arg, n.dtype)
             if valid is None:
@@ -421,9 +448,10 @@ class _Lowerer:
             self.store(cur, scope, v)
             for out in self.item.extra:  # further outputs of an elementwise kernel, sharing the values computed
                 self.store(cur, scope, self.value(out.src[1], scope), out.src[0])
-        prog = Program("k", self.buf_dtypes(), self.ints, body, bool(loops))
+        prog = Program("k", self.buf_dtypes(), self.ints, body, bool(loops), self.floats)
         first_loop = self.shape[outer[0]] if outer else 1
-        return Lowered(prog, self.int_vals, first_loop, _prod(self.full), self.flops * _prod(self.full))
+        return Lowered(prog, self.int_vals, first_loop, _prod(self.full), self.flops * _prod(self.full),
+                       self.float_vals)
 
     def value_root(self) -> UOp:
         return self.root
@@ -486,10 +514,10 @@ class _Lowerer:
         self.gemm_vars = (str(vars_[dim[mm.n]]), str(vars_[dim[mm.m]]))
         scope = _Scope(self, cur, vars_, [], extents)
         self.store(cur, scope, self.value(self.value_root(), scope))
-        prog = Program("k", self.buf_dtypes(), self.ints, body, False)
+        prog = Program("k", self.buf_dtypes(), self.ints, body, False, self.floats)
         batch = _prod(self.full) // (self.full[mm.n] * self.full[mm.k] * self.full[mm.m])
         flops = 2 * _prod(self.full) + self.flops * _prod(self.full) // self.full[mm.k]
-        return Lowered(prog, self.int_vals, batch, _prod(self.full), flops)
+        return Lowered(prog, self.int_vals, batch, _prod(self.full), flops, self.float_vals)
 
     def operand(self, stmts: list[Stmt], u: UOp, rows: int, cols: int, ext: dict[int, str],
                 dim: dict[int, int], vars_: list[str | None], view_only: bool = False) -> Operand | None:

@@ -3,7 +3,8 @@ with llvmlite's JIT linker alone, so a warm-cache first call never imports Numba
 
 `export` (Numba loaded) takes the object code Numba produced for a kernel, checks that the kernel reaches no Numba
 runtime function (allocation, exceptions, the GIL, Python objects), and writes it with a small LLVM IR entry point
-that builds the kernel's array arguments from (pointer, size) integer pairs. `load` (Numba not needed) links the two
+that builds the kernel's array arguments from (pointer, size) integer pairs (int64 and float64 scalars pass as they
+are). `load` (Numba not needed) links the two
 into a fresh JIT library and returns a `NativeKernel`: the same machine code Numba would run, so the same results.
 A kernel that is not eligible, or a file that cannot be read, is simply not native: the caller uses Numba's dispatcher.
 """
@@ -19,7 +20,7 @@ import re
 import threading
 from typing import Any
 
-FORMAT = "2"
+FORMAT = "3"
 ENTRY = "lazyarr_native_entry"
 SUFFIX = ".native"
 # external symbols a native kernel must not reach: Numba's runtime (they live in Numba's extension modules, unexported,
@@ -89,22 +90,29 @@ def _reached(graph: dict[str, set[str]], root: str) -> set[str]:
     return seen
 
 
-def _entry_ir(cres: Any) -> tuple[str, int] | None:
-    """LLVM IR of `i32 ENTRY(i64 ptr0, i64 size0, ..., i64 int0, ...)`: calls the kernel (Numba's calling convention)
-    with 1-D C-contiguous arrays over the given pointers; returns the kernel's status (0: ok)."""
+def _entry_ir(cres: Any) -> tuple[str, str] | None:
+    """(LLVM IR of `i32 ENTRY(i64 ptr0, i64 size0, ..., i64 int0, ..., double float0, ...)`, the entry's argument
+    kinds: "i" int64, "d" double, one letter each). The entry calls the kernel (Numba's calling convention) with 1-D
+    C-contiguous arrays over the given pointers and the scalars as given; returns the kernel's status (0: ok)."""
     from llvmlite import ir
     from numba.core import types
 
     ctx, sig = cres.target_context, cres.signature
-    i64 = ir.IntType(64)
+    i64, f64 = ir.IntType(64), ir.DoubleType()
     params: list[ir.Type] = []
+    kinds = ""
     for t in sig.args:
         if isinstance(t, types.Array):
             if t.ndim != 1 or t.layout != "C":
                 return None
             params += [i64, i64]
+            kinds += "ii"
         elif t == types.int64:
             params.append(i64)
+            kinds += "i"
+        elif t == types.float64:
+            params.append(f64)
+            kinds += "d"
         else:
             return None
     module = ir.Module(name=ENTRY)
@@ -133,12 +141,13 @@ def _entry_ir(cres: Any) -> tuple[str, int] | None:
             values.append(next(args))
     status, _ = ctx.call_conv.call_function(builder, kernel, sig.return_type, sig.args, values)
     builder.ret(builder.select(status.is_ok, ir.Constant(ir.IntType(32), 0), ir.Constant(ir.IntType(32), 1)))
-    return str(module), len(params)
+    return str(module), kinds
 
 
 def export(fn: Any, path: str) -> bool:
     """Save the object code of the freshly compiled single-signature Numba dispatcher `fn` at `path`, if the kernel is
-    eligible (reaches no Numba runtime function, takes only 1-D C arrays and int64s). Returns whether it saved."""
+    eligible (reaches no Numba runtime function, takes only 1-D C arrays, int64s and float64s). Returns whether it
+    saved."""
     cres = fn.overloads[fn.signatures[0]]
     library = cres.library
     try:
@@ -153,12 +162,12 @@ def export(fn: Any, path: str) -> bool:
     entry = _entry_ir(cres)
     if entry is None:
         return False
-    entry_ir, nargs = entry
+    entry_ir, kinds = entry
     entry_obj = _emit_object(entry_ir)
     # symbols only the Python-facing wrappers in the same object use: linked to a stub that aborts, never called
     stubs = sorted(s for s in externals - needs if s.startswith(_NUMBA_RUNTIME))
     payload = entry_obj + obj
-    meta = {"nargs": nargs, "stubs": stubs, "entry_size": len(entry_obj)}
+    meta = {"args": kinds, "stubs": stubs, "entry_size": len(entry_obj)}
     header = json.dumps({**meta, "sha256": _checksum(meta, payload)}).encode()
     tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
     with open(tmp, "wb") as f:
@@ -200,7 +209,7 @@ def _emit_object(ir_text: str) -> bytes:
 
 
 class NativeKernel:
-    """A kernel linked from its saved object. `raw(ptr0, size0, ..., int0, ...)` runs it (releasing the GIL);
+    """A kernel linked from its saved object. `raw(ptr0, size0, ..., int0, ..., float0, ...)` runs it (releasing the GIL);
     calling it with NumPy arrays in place of the (pointer, size) pairs works too, like the Numba dispatcher."""
 
     def __init__(self, name: str, raw: Any, tracker: Any) -> None:
@@ -212,9 +221,9 @@ class NativeKernel:
         return f"<NativeKernel {self.name}>"
 
     def __call__(self, *args: Any) -> None:
-        flat: list[int] = []
+        flat: list[int | float] = []
         for a in args:
-            if isinstance(a, int):
+            if isinstance(a, (int, float)):
                 flat.append(a)
             else:
                 flat += [a.ctypes.data, a.size]
@@ -241,6 +250,9 @@ def _abort_address() -> int:
     return int(ctypes.cast(ctypes.CDLL(None).abort, ctypes.c_void_p).value or 0)
 
 
+_CTYPE = {"i": ctypes.c_int64, "d": ctypes.c_double}
+
+
 def load(path: str, name: str) -> NativeKernel | None:
     """The native kernel saved at `path`, or None when there is none (or it cannot be read or linked)."""
     try:
@@ -253,7 +265,8 @@ def load(path: str, name: str) -> NativeKernel | None:
         meta = json.loads(data[8:8 + n])
         payload = data[8 + n:]
         sha = meta.pop("sha256")
-        if _checksum(meta, payload) != sha or not isinstance(meta["nargs"], int) or \
+        kinds = meta["args"]
+        if _checksum(meta, payload) != sha or not isinstance(kinds, str) or set(kinds) - set(_CTYPE) or \
                 not isinstance(meta["entry_size"], int) or not 0 <= meta["entry_size"] <= len(payload):
             raise ValueError("checksum mismatch")
         entry_obj, obj = payload[:meta["entry_size"]], payload[meta["entry_size"]:]
@@ -268,7 +281,7 @@ def load(path: str, name: str) -> NativeKernel | None:
             builder.export_symbol(ENTRY)
             _libraries += 1
             tracker = builder.link(jit, f"{name}_{_libraries}")
-        raw = ctypes.CFUNCTYPE(ctypes.c_int32, *([ctypes.c_int64] * meta["nargs"]))(tracker[ENTRY])
+        raw = ctypes.CFUNCTYPE(ctypes.c_int32, *(_CTYPE[k] for k in kinds))(tracker[ENTRY])
         return NativeKernel(name, raw, tracker)
     except Exception:  # an unreadable or unlinkable entry: drop it (the caller compiles or loads with Numba)
         try:

@@ -52,7 +52,8 @@ def check_data_read(what: str) -> None:
 
 @dataclass
 class CompiledKernel:
-    """A lowered, rendered and compiled kernel with the runtime integer args of the shapes it was lowered for.
+    """A lowered, rendered and compiled kernel with the runtime int args of the shapes (and float args of the constants)
+    it was lowered for; `fn` is shared by every kernel of the same source, the args are this one's own.
     `full_write`: the kernel writes every element of its output buffer (slot 0)."""
 
     lowered: Lowered
@@ -139,14 +140,14 @@ class ExecItem:
         low = k.lowered
         start = time.perf_counter()
         if isinstance(k.fn, runtime_cuda.CudaProgram):
-            timed = runtime_cuda.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args)
+            timed = runtime_cuda.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args, low.float_args)
             elapsed = time.perf_counter() - start if timed is None else timed
         else:
             if isinstance(k.fn, runtime_numba.NativeKernel):  # each buffer as its (address, size) pair
                 fn, arrays = k.fn.raw, [x for b in self.bufs for x in (b.address(), b.size)]
             else:
                 fn, arrays = k.fn, [b.kernel_array() for b in self.bufs]
-            runtime_numba.launch(fn, arrays, low.int_args, low.program.parallel, low.outer_size, low.work)
+            runtime_numba.launch(fn, arrays, low.args, low.program.parallel, low.outer_size, low.work)
             elapsed = time.perf_counter() - start
         COUNTERS.kernel_time += elapsed
         if flag("DEBUG") >= 1:

@@ -10,7 +10,9 @@ warp shuffles (and shared memory across warps), so that every lane holds the row
 Semantics follow the CPU renderer: integers wrap (arithmetic in unsigned types), `//` and `%` floor like NumPy, max
 and min propagate NaN, float16 is stored as uint16 bits and computed in float with a rounding after every op, and
 constants are exact (hex floats; no INFINITY/NAN macros, which NVRTC lacks). Transcendentals use CUDA's math
-functions (expf, sinf, ...). Indices are `int` unless a buffer or the loop space is near 2**31 (`wide`).
+functions (expf, sinf, ...). Indices are `int` unless a buffer or the loop space is near 2**31 (`wide`). Float
+constants lifted to params by lowering (`Program.float_params`) arrive as `double`s after the int params, and are read
+back in their own type (exact: the value is one of that type's).
 """
 
 from __future__ import annotations
@@ -269,6 +271,7 @@ class CudaKernel:
     reduce_contiguous: bool
     wide: bool
     split_accs: int = 0  # >0: the kernel takes (ws, count) workspace args and its rows may span gridDim.y blocks
+    float_params: tuple[str, ...] = ()  # `double` params after the int params (before any workspace args)
 
     @property
     def has_reduce(self) -> bool:
@@ -436,6 +439,8 @@ class _Renderer:
     def instr(self, ins: Instr) -> str:
         if ins.op == "const":
             return render_const(ins.arg, ins.dtype)
+        if ins.op == "fparam":  # a double param holding a value of ins.dtype: the conversion is exact
+            return ins.arg if ins.dtype.name == "float64" else f"({reg_type(ins.dtype)}){ins.arg}"
         if ins.op == "load":
             load = f"b{ins.arg}[{ins.srcs[0]}]"
             if ins.dtype.name == "float16":
@@ -566,6 +571,7 @@ class _Renderer:
             const = "" if i in self.stored else "const "
             params.append(f"{const}{buf_type(dt)}* __restrict__ b{i}")
         params += [f"const {self.idx} {name}" for name in p.int_params]
+        params += [f"const double {name}" for name in p.float_params]
         if self.split_accs:
             params += ["unsigned long long* __restrict__ lz_ws", "unsigned int* __restrict__ lz_count"]
         bound = MAX_THREADS if self.has_reduce else ELEMENTWISE_BLOCK
@@ -620,10 +626,11 @@ def _reduce_info(prog: Program, row_stmts: list[Stmt]) -> tuple[tuple[str, ...],
 
 
 def render(prog: Program, name: str = "kernel", wide: bool = False) -> CudaKernel:
-    """CUDA C for `prog` as `extern "C" __global__ void name(...)`: buffers b0.. then the int params (as `int`,
-    or `long long` when `wide`)."""
+    """CUDA C for `prog` as `extern "C" __global__ void name(...)`: buffers b0.., the int params (as `int`, or
+    `long long` when `wide`), then the float params (as `double`)."""
     r = _Renderer(prog, name, wide)
     source = r.render()
     reduce_extents, contiguous = _reduce_info(prog, r.row_stmts)
     return CudaKernel(name, source, tuple(prog.buf_dtypes), tuple(prog.int_params),
-                      tuple(lp.extent for lp in r.outer), reduce_extents, contiguous, wide, len(r.split_accs))
+                      tuple(lp.extent for lp in r.outer), reduce_extents, contiguous, wide, len(r.split_accs),
+                      tuple(prog.float_params))

@@ -1,7 +1,7 @@
 """Numba renderer: a lowered `Program` in, the Python source of an `@numba.njit` kernel out.
 
-Buffers arrive as 1-D C-contiguous arrays (float16 as uint16 bits); integer params as int64. A parallel kernel takes
-(start, end) of its first loop first, so the runtime can run chunks of it on several threads (the GIL is released).
+Buffers arrive as 1-D C-contiguous arrays (float16 as uint16 bits); integer params as int64, then float params as
+float64 (each read back in its constant's dtype: exact). A parallel kernel takes (start, end) of its first loop first, so the runtime can run chunks of it on several threads (the GIL is released).
 Every op is one entry of `ALU_RENDER`; integer results are cast back to their dtype, so they wrap like NumPy.
 """
 
@@ -126,6 +126,8 @@ class _Renderer:
         src = [self.ref.get(x, x) for x in ins.srcs]  # how each operand is read (a lane array element in lanes)
         if ins.op == "const":
             return render_const(ins.arg, ins.dtype)
+        if ins.op == "fparam":  # a float64 param holding a value of ins.dtype (exact, so no rounding happens here)
+            return f"{np_type(ins.dtype)}({ins.arg})"
         if ins.op == "load":
             buf = f"b{ins.arg}"
             load = f"{buf}[np.uint64({src[0]})]"
@@ -338,6 +340,8 @@ class _Renderer:
         p = self.prog
         params = [f"b{i}" for i in range(len(p.buf_dtypes))] + (["start", "end"] if p.parallel else []) + p.int_params
         sig_parts = [array_type(dt) for dt in p.buf_dtypes] + ["types.int64"] * (len(params) - len(p.buf_dtypes))
+        params += p.float_params
+        sig_parts += ["types.float64"] * len(p.float_params)
         head = [
             "import math",
             "import numpy as np",
@@ -355,6 +359,8 @@ class _Renderer:
         ]
         for name_ in p.int_params:
             self.dtypes[name_] = dtypes.int64
+        for name_ in p.float_params:
+            self.dtypes[name_] = dtypes.float64
         for s in p.body:
             self.stmt(s, 1)
         if not p.body:

@@ -261,14 +261,19 @@ def launch_config(spec: CudaKernel, int_args: list[int], sm_count: int) -> tuple
     return (grid, 1, 1), (lanes, per_block, 1)
 
 
-def launch(prog: CudaProgram, arrays: list[Any], int_args: list[int]) -> float | None:
-    """Launch `prog` on device arrays (slot order); returns the kernel's time in seconds when LAZYARR_DEBUG is on."""
+def launch(prog: CudaProgram, arrays: list[Any], int_args: list[int],
+           float_args: list[float] | None = None) -> float | None:
+    """Launch `prog` on device arrays (slot order) with its int args and float args (`Lowered.int_args`,
+    `Lowered.float_args` of this launch's own kernel); returns the kernel's time in seconds when LAZYARR_DEBUG is on."""
     b = backend()
     if prog.compiled_by is not b:  # compiled for a backend that has been replaced since (tests switch them)
         _compile(prog, b)
     grid, block = launch_config(prog.spec, int_args, b.sm_count())
     int_type = np.int64 if prog.spec.wide else np.int32
-    args = (*arrays, *(int_type(v) for v in int_args))
+    float_args = float_args or []
+    if len(float_args) != len(prog.spec.float_params):
+        raise AssertionError(f"kernel takes {len(prog.spec.float_params)} float args, given {len(float_args)}")
+    args = (*arrays, *(int_type(v) for v in int_args), *(np.float64(v) for v in float_args))
     if prog.spec.split_accs:
         args = (*args, *_workspace(prog, b, grid[0] * grid[1] * prog.spec.split_accs, grid[0]))
     return b.launch(prog.fn, grid, block, args, timed=flag("DEBUG") >= 1)

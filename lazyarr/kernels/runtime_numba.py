@@ -240,7 +240,7 @@ class _Job:
     that starts late (a busy machine) finds the work done instead of delaying the caller; the caller waits only for
     chunks another thread has taken."""
 
-    def __init__(self, fn: Callable[..., Any], arrays: list[Any], ints: list[int], bounds: list[int]) -> None:
+    def __init__(self, fn: Callable[..., Any], arrays: list[Any], ints: list[int | float], bounds: list[int]) -> None:
         self.fn, self.arrays, self.ints, self.bounds = fn, arrays, ints, bounds
         self.n = len(bounds) - 1
         self.next = itertools.count()  # next() on a count is atomic under the GIL
@@ -293,8 +293,10 @@ _workers = _Workers()
 os.register_at_fork(after_in_child=_workers.__init__)  # a forked child has none of the parent's threads
 
 
-def launch(fn: Callable[..., Any], arrays: list[Any], ints: list[int], parallel: bool, outer: int, work: int) -> None:
-    """Run a kernel; a parallel kernel with enough `work` is split over threads along its first loop (`outer`).
+def launch(fn: Callable[..., Any], arrays: list[Any], ints: list[int | float], parallel: bool, outer: int,
+           work: int) -> None:
+    """Run a kernel with scalar args `ints` (`Lowered.args`: int64s, then float64s); a parallel kernel with enough `work`
+    is split over threads along its first loop (`outer`).
     `fn` is a Numba dispatcher or a native kernel taking `arrays`, or a `NativeKernel.raw` taking each array as its
     (address, size) pair in `arrays`; a nonzero return (a native kernel's error status) raises."""
     if not parallel:

@@ -118,7 +118,7 @@ def test_warm_cache_process_runs_native_without_numba(tmp_path) -> None:  # noqa
 
 
 def test_damaged_native_header_is_not_loaded(tmp_path) -> None:  # noqa: ANN001
-    """The header (argument count, stubs, sizes) is checksummed with the code: a wrong argument count that still
+    """The header (argument kinds, stubs, sizes) is checksummed with the code: a wrong argument count that still
     parses would make the ctypes call pass the wrong arguments (a segfault), so such a file must be dropped."""
     from lazyarr.kernels import native, runtime_numba
 
@@ -132,9 +132,12 @@ def test_damaged_native_header_is_not_loaded(tmp_path) -> None:  # noqa: ANN001
     n = int.from_bytes(data[:8], "little")
     meta = json.loads(data[8:8 + n])
     assert native.load(saved[-1], "k") is not None
-    for field, value in (("nargs", meta["nargs"] - 2), ("nargs", meta["nargs"] + 3), ("entry_size", 0)):
+    kinds = meta["args"]
+    assert "d" in kinds  # the constants 3.25 and 1.5 are float64 params
+    for field, value in (("args", kinds[:-2]), ("args", kinds + "iii"), ("args", kinds.replace("d", "i")),
+                         ("entry_size", 0)):
         header = json.dumps({**meta, field: value}).encode()
-        path = str(tmp_path / f"{field}{value}.native")
+        path = str(tmp_path / f"{field}{len(str(value))}{hash(str(value)) & 0xffff}.native")
         with open(path, "wb") as f:
             f.write(len(header).to_bytes(8, "little") + header + data[8 + n:])
         assert native.load(path, "k") is None

@@ -234,6 +234,9 @@ class _Lowerer:
             chain, base = strip_movement(n)
             if base.op in GroupOp.Leaf:
                 self.stacks[n] = view_stack(chain, base.shape)
+        # float constants read from params: one param per use, not per node, so that whether two constants happen to
+        # be equal (one hash-consed CONST node, or two) never changes the kernel's source
+        self.lifted = {n for n in self.stacks if n.dtype.is_float and strip_movement(n)[1].op is Ops.CONST}
         self.has_gather = any(n.op is Ops.GATHER for n in self.nodes)
         full, red = item.full_shape, item.reduce_axes
         self.gemm, self.gemm_reduce = _gemm_of(item, self.root) if blas else (None, None)
@@ -269,7 +272,7 @@ class _Lowerer:
         return name
 
     def float_const(self, stmts: list[Stmt], value: Any, dtype: DType) -> str:
-        """A float constant of the computation, read from a new float64 param (one per CONST node, named by order of
+        """A float constant of the computation, read from a new float64 param (one per use, named by order of
         appearance, so kernels that differ only in these values render the same source)."""
         name = f"cf{len(self.floats)}"
         self.floats.append(name)
@@ -354,7 +357,8 @@ class _Lowerer:
             return memo[n]
         stmts = scope.stmts_for(self.is_inner(n))
         out = self._value(n, scope, stmts)
-        memo[n] = out
+        if n not in self.lifted:
+            memo[n] = out
         return out
 
     def is_inner(self, n: UOp) -> bool:

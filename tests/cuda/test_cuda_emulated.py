@@ -217,3 +217,17 @@ def test_rows_split_over_blocks_match_cpu(name: str, emulated: EmulatorBackend, 
         compare(*REDUCTIONS[name], emulated)  # counters were reset: a second launch is right too
     # var(1) + mean(1) is one multi-pass kernel (its squeezed results fuse with the add), which is not split
     assert any(grid[1] > 1 for grid, _ in emulated.launches) or name == "mean_var"
+
+
+def test_float_constants_are_args_of_one_kernel(emulated: EmulatorBackend) -> None:
+    """Kernels that differ only in float constants share one CUDA source; each launch passes its own values."""
+    x64 = EDGE_F.astype(np.float64)
+    compiled = len(runtime_cuda._compiled)
+    with np.errstate(all="ignore"):
+        for c, d in [(2.5, 0.75), (-0.0, np.inf), (np.nan, 1e-45), (1e38, -3.0), (2.5, 0.75)]:
+            for x in (EDGE_F, x64):
+                got = (T(x, "CUDA") * c + d).numpy()
+                want = (T(x, "CPU") * c + d).numpy()
+                bits = f"u{got.itemsize}"
+                np.testing.assert_array_equal(got.view(bits), want.view(bits))
+    assert len(runtime_cuda._compiled) - compiled <= 2  # one float32 and one float64 kernel

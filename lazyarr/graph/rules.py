@@ -74,7 +74,9 @@ symbolic = PatternMatcher([
     (UPat(Ops.CAST, name="x"), _fold_cast),  # cast(const) -> const
     (UPat(GroupOp.ALU | GroupOp.Movement | {Ops.CAST, Ops.REDUCE, Ops.BITCAST, Ops.GATHER}, name="x"), _zero_size),  # 0-size -> const
     (UPat(Ops.REDUCE, name="x"), _simplify_reduce),  # reduce(empty) -> identity, reduce over 1s -> x
-    (UPat(Ops.ADD, src=(UPat.var("x"), UPat.var("c")), commutative=True), lambda x, c: x if _is_zero(c, -1.0) else None),  # x+(-0) -> x
+    # x+(-0) -> x (not x+0.0: -0.0 + 0.0 is +0.0)
+    (UPat(Ops.ADD, src=(UPat.var("x"), UPat.var("c")), commutative=True),
+     lambda x, c: x if _is_zero(c, -1.0) else None),
     (UPat(Ops.SUB, src=(UPat.var("x"), UPat.var("c"))), lambda x, c: x if _is_zero(c, 1.0) else None),  # x-0 -> x
     (UPat(Ops.MUL, src=(UPat.var("x"), UPat.var("c")), commutative=True), lambda x, c: x if _is(c, 1) else None),  # x*1 -> x
     (UPat(Ops.DIV, src=(UPat.var("x"), UPat.var("c"))), lambda x, c: x if _is(c, 1) else None),  # x/1 -> x

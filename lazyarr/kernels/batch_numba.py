@@ -2,8 +2,9 @@
 
 The driver is LLVM IR generated here and compiled with llvmlite (milliseconds, no Numba typing): it calls each
 kernel's C-callable wrapper (which Numba builds for every `@njit` overload) through its absolute address, with the
-kernel's scalar arguments (int64 and float64) as constants and its buffers as array structs over pointers read from a table. The calls
-are opaque to LLVM, so the driver compiles in time linear in the number of launches and never re-optimises kernels.
+kernel's scalar arguments (int64 and float64) as constants and its buffers as array structs over pointers read from
+a table. The calls are opaque to LLVM, so the driver compiles in time linear in the number of launches and never
+re-optimises kernels.
 
 A replay writes the pointers of the buffers that change per call (inputs, outputs) into the table and calls the
 driver through ctypes, so one replay is one foreign call.
@@ -30,9 +31,9 @@ _lock = threading.Lock()
 
 @dataclass(frozen=True)
 class Launch:
-    """One kernel call inside a driver: the njit kernel, the table slots of its buffers, its scalar args (`Lowered.args`:
-    int64s, then float64s), and for a parallel kernel the extent of the first loop (the driver runs it whole, as
-    `start=0, end=outer`)."""
+    """One kernel call inside a driver: the njit kernel, the table slots of its buffers, its scalar args
+    (`Lowered.args`: int64s, then float64s), and for a parallel kernel the extent of the first loop (the driver runs it
+    whole, as `start=0, end=outer`)."""
 
     fn: Any
     slots: tuple[int, ...]

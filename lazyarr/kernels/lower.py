@@ -145,7 +145,7 @@ class Lowered:
     @property
     def args(self) -> list[int | float]:
         """The scalar args of a launch, in the kernel's parameter order: int params, then float params."""
-        return [*self.int_args, *self.float_args] if self.float_args else self.int_args
+        return [*self.int_args, *self.float_args]
 
 
 def view_stack(chain: list[UOp], base_shape: tuple[int, ...]) -> list[View]:

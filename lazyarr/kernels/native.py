@@ -209,7 +209,8 @@ def _emit_object(ir_text: str) -> bytes:
 
 
 class NativeKernel:
-    """A kernel linked from its saved object. `raw(ptr0, size0, ..., int0, ..., float0, ...)` runs it (releasing the GIL);
+    """A kernel linked from its saved object. `raw(ptr0, size0, ..., int0, ..., float0, ...)` runs it (releasing the
+    GIL);
     calling it with NumPy arrays in place of the (pointer, size) pairs works too, like the Numba dispatcher."""
 
     def __init__(self, name: str, raw: Any, tracker: Any) -> None:
@@ -250,7 +251,7 @@ def _abort_address() -> int:
     return int(ctypes.cast(ctypes.CDLL(None).abort, ctypes.c_void_p).value or 0)
 
 
-_CTYPE = {"i": ctypes.c_int64, "d": ctypes.c_double}
+_CTYPE: dict[str, Any] = {"i": ctypes.c_int64, "d": ctypes.c_double}
 
 
 def load(path: str, name: str) -> NativeKernel | None:

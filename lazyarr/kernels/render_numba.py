@@ -1,7 +1,8 @@
 """Numba renderer: a lowered `Program` in, the Python source of an `@numba.njit` kernel out.
 
 Buffers arrive as 1-D C-contiguous arrays (float16 as uint16 bits); integer params as int64, then float params as
-float64 (each read back in its constant's dtype: exact). A parallel kernel takes (start, end) of its first loop first, so the runtime can run chunks of it on several threads (the GIL is released).
+float64 (each read back in its constant's dtype: exact). A parallel kernel takes (start, end) of its first loop
+first, so the runtime can run chunks of it on several threads (the GIL is released).
 Every op is one entry of `ALU_RENDER`; integer results are cast back to their dtype, so they wrap like NumPy.
 """
 

@@ -295,8 +295,8 @@ os.register_at_fork(after_in_child=_workers.__init__)  # a forked child has none
 
 def launch(fn: Callable[..., Any], arrays: list[Any], ints: list[int | float], parallel: bool, outer: int,
            work: int) -> None:
-    """Run a kernel with scalar args `ints` (`Lowered.args`: int64s, then float64s); a parallel kernel with enough `work`
-    is split over threads along its first loop (`outer`).
+    """Run a kernel with scalar args `ints` (`Lowered.args`: int64s, then float64s); a parallel kernel with enough
+    `work` is split over threads along its first loop (`outer`).
     `fn` is a Numba dispatcher or a native kernel taking `arrays`, or a `NativeKernel.raw` taking each array as its
     (address, size) pair in `arrays`; a nonzero return (a native kernel's error status) raises."""
     if not parallel:

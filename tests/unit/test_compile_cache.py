@@ -122,16 +122,20 @@ def test_damaged_native_header_is_not_loaded(tmp_path) -> None:  # noqa: ANN001
     parses would make the ctypes call pass the wrong arguments (a segfault), so such a file must be dropped."""
     from lazyarr.kernels import native, runtime_numba
 
-    x = Tensor(np.arange(8, dtype=np.float64))
-    assert np.array_equal((x * 3.25 + 1.5).numpy(), np.arange(8) * 3.25 + 1.5)
-    saved = sorted(glob.glob(os.path.join(runtime_numba._kernel_dir(), f"*.{native.host_key()}{native.SUFFIX}")),
-                   key=os.path.getmtime)
-    assert saved
-    with open(saved[-1], "rb") as f:
+    # a kernel this process has not compiled (an integer constant of its own: those stay in the source), in an empty
+    # cache: Numba compiles it, so its native object is saved
+    k = int.from_bytes(os.urandom(3), "little") + 2
+    with lazyarr.Context(CACHE_DIR=str(tmp_path / "cache")):
+        x = Tensor(np.arange(8, dtype=np.int64))
+        got = ((x * k).cast(lazyarr.float64) * 3.25 + 1.5).numpy()
+        assert np.array_equal(got, (np.arange(8) * k).astype(np.float64) * 3.25 + 1.5)
+        saved = glob.glob(os.path.join(runtime_numba._kernel_dir(), f"*.{native.host_key()}{native.SUFFIX}"))
+    assert len(saved) == 1
+    with open(saved[0], "rb") as f:
         data = f.read()
     n = int.from_bytes(data[:8], "little")
     meta = json.loads(data[8:8 + n])
-    assert native.load(saved[-1], "k") is not None
+    assert native.load(saved[0], "k") is not None
     kinds = meta["args"]
     assert "d" in kinds  # the constants 3.25 and 1.5 are float64 params
     for field, value in (("args", kinds[:-2]), ("args", kinds + "iii"), ("args", kinds.replace("d", "i")),

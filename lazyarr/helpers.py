@@ -51,9 +51,10 @@ FLAGS: dict[str, Flag] = {
              "kernel inside the driver, single-threaded."),
         Flag("JIT_BLAS_THREADS", int, 1, "Threads BLAS may use during a CPU jit replay whose matmuls are all small "
              "(under 2**25 flops each; needs threadpoolctl); 0: leave BLAS's own thread count."),
-        Flag("JIT_PARALLEL_MIN", int, 1 << 22, "Elements a kernel in a jit replay must cover before it is split "
-             "across threads (a split hands work to threads through Python, ~0.1 ms on a busy machine, and breaks "
-             "the batched driver in two)."),
+        Flag("JIT_PARALLEL_MIN", int, 1 << 22, "Work a kernel in a jit replay must have before it is split across "
+             "threads: elements times arithmetic ops per element (at least the elements; elements alone for a BLAS "
+             "kernel). A split hands work to threads through Python, ~0.1 ms on a busy machine, and breaks the "
+             "batched driver in two."),
         Flag("CUDA_LANES", int, 0, "Threads per output row of CUDA reductions (0: automatic; 1, 32 or a multiple of 32)."),
         Flag("CUDA_CHECK", int, 0, "1: also render every CPU kernel as CUDA C and compile it with NVRTC (test mode)."),
     )

@@ -229,7 +229,8 @@ class CapturedProgram:
         for kernel, slots in launches:
             low = kernel.lowered
             work += low.work
-            if threads > 1 and low.program.parallel and min(threads, low.outer_size) > 1 and low.work >= split_min:
+            cost = low.work if _has_gemm(low.program.body) else max(low.work, low.flops)  # a transcendental is 1
+            if threads > 1 and low.program.parallel and min(threads, low.outer_size) > 1 and cost >= split_min:
                 if run:
                     self.segments.append(batch_numba.Driver(run, slot_info))
                     run = []

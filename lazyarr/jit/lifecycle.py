@@ -137,7 +137,11 @@ class Jit(Generic[R]):
             return self.fn(*args, **kwargs)
         if pending_writes[0]:  # writes made before this call: a replay must see them, a capture must not record them
             _complete_writes()
-        key, tensors, plain = _signature(args, kwargs, self.owner is not None)
+        if not kwargs and len(args) == 1 and self.owner is None and isinstance(a := args[0], Tensor) \
+                and (u := a.uop).op is Ops.BUFFER:  # one whole-buffer Tensor: what _signature gives, without its loops
+            key, tensors, plain = ((_TENSOR, u.shape, u.dtype, a.device),), [a], [u.arg]
+        else:
+            key, tensors, plain = _signature(args, kwargs, self.owner is not None)
         program = self.captures.get(key)
         if program is not None:
             if plain is not None:

@@ -10,7 +10,7 @@ import functools
 import threading
 import warnings
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -425,21 +425,23 @@ def _substitute(args: tuple[Any, ...], kwargs: dict[str, Any],
     return new_args, new_kwargs
 
 
+def _graph_buffers(u: UOp, seen: set[UOp]) -> Iterator[Buffer]:
+    """The buffers the graph of `u` reads, skipping nodes in `seen` (which the walk fills)."""
+    stack = [u]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if n.op is Ops.BUFFER:
+            yield n.arg
+        stack.extend(n.src)
+
+
 def _live_buffers() -> dict[int, Buffer]:
     """Every buffer the graphs of live tensors reach, by id."""
-    out: dict[int, Buffer] = {}
     seen: set[UOp] = set()
-    for t in list(all_tensors):
-        stack = [t.uop]
-        while stack:
-            n = stack.pop()
-            if n in seen:
-                continue
-            seen.add(n)
-            if n.op is Ops.BUFFER:
-                out[id(n.arg)] = n.arg
-            stack.extend(n.src)
-    return out
+    return {id(b): b for t in list(all_tensors) for b in _graph_buffers(t.uop, seen)}
 
 
 # ---- lazy values that a replay's in-place writes must not reach ----
@@ -493,18 +495,7 @@ def _keep_old_values(program: CapturedProgram | None, ins: list[Buffer | None]) 
 
 def _buffer_ids(u: UOp) -> frozenset[int]:
     """Ids of the buffers the graph of `u` reads."""
-    out: set[int] = set()
-    seen: set[UOp] = set()
-    stack = [u]
-    while stack:
-        n = stack.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        if n.op is Ops.BUFFER:
-            out.add(id(n.arg))
-        stack.extend(n.src)
-    return frozenset(out)
+    return frozenset(id(b) for b in _graph_buffers(u, set()))
 
 
 # ---- after the body ----

@@ -10,6 +10,7 @@ value. Integer constants stay in the source: they feed index math, and division 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,9 +143,10 @@ class Lowered:
     flops: int
     float_args: list[float] = field(default_factory=list)
 
-    @property
+    @functools.cached_property
     def args(self) -> list[int | float]:
-        """The scalar args of a launch, in the kernel's parameter order: int params, then float params."""
+        """The scalar args of a launch, in the kernel's parameter order: int params, then float params (built once:
+        every launch of this kernel passes them)."""
         return [*self.int_args, *self.float_args]
 
 

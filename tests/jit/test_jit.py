@@ -75,6 +75,23 @@ def test_changed_batch_size_recaptures() -> None:
     assert body.calls == 4 and len(f.captures) == 2
 
 
+def test_single_tensor_argument_recaptures_on_shape_and_dtype() -> None:
+    """One whole-buffer Tensor argument takes Jit.__call__'s inline key: a new shape or dtype is a new capture."""
+    calls = []
+
+    def body(x: Tensor) -> Tensor:
+        calls.append(1)
+        return x * 3 - 1
+
+    f = lazyarr.jit(body)
+    for shape, dt in [((4,), np.float32)] * 3 + [((5,), np.float32)] * 3 + [((4,), np.float64)] * 3:
+        x = np.random.default_rng(len(shape)).standard_normal(shape).astype(dt)
+        out = f(Tensor(x))
+        assert out.dtype == dt and out.shape == shape
+        np.testing.assert_allclose(out.numpy(), x * 3 - 1, rtol=1e-6)
+    assert len(calls) == 6 and len(f.captures) == 3
+
+
 def test_changed_python_scalar_recaptures() -> None:
     calls = []
 

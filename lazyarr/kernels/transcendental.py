@@ -9,21 +9,20 @@ to packed AVX/AVX-512 code. NumPy's special values throughout: exp(1000) = inf, 
 pow per C99 (pow(x, 0) = 1, pow(-8, 1/3) = nan, pow(-2, 3) = -8, pow(-0, -1) = -inf), signed zeros, subnormals.
 
 Method: range reduction, then minimax polynomials fitted by ``fit_minimax`` (Remez in long double; ``python -m
-lazyarr.kernels.transcendental`` reprints the tables); pi, ln 2 and 2/pi come from integer arithmetic below.
-Cody-Waite constants are split so that k * chunk is exact; 2**k is applied as two normal factors so overflow and
-subnormal results round once; log splits the mantissa at sqrt(1/2). float32 exp, exp2, log, log2, sin, cos, tanh,
-sigmoid and erf compute in float32 (8 lanes per AVX register; their integer steps go through ``_i32``, since Numba
-widens int32 arithmetic to int64 and LLVM cannot always narrow it back, which splits a loop into 2 x 4 lanes);
-float32 expm1, log1p, tan and pow compute in float64 with shorter polynomials, where float32 would cancel too much
-for 2 ulp. float32 sin/cos below |x| = 2**20 reduce by Cody-Waite in float32 with fused multiply-adds to a remainder
-hi + lo and evaluate float32 polynomials (``_reduce_f32_fast``, ``_sin_qr_f32``; without lo, max 2 ulp for 15% less
-time); float32 tan below 2**20 reduces by Cody-Waite in float64; larger float32 arguments go through a table-free
-Payne-Hanek (``_reduce_f32``) and sin/cos/tan of the float64 remainder in float64, rounded once. float64
-sin/cos/tan use an
-error-free Cody-Waite below |x| = 2**29 and call libm above it. Both full functions branch, so loops calling them
-stay scalar (LLVM vectorises a branch by running both sides; llvm.sin would be speculated into every lane). Kernels
-use ``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there), which vectorise: they check
-each block of arguments first and call the full functions only for a block holding a large, inf or NaN argument
+lazyarr.kernels.transcendental`` reprints the tables); pi, ln 2 and 2/pi come from integer arithmetic below. Cody-Waite
+constants are split so that k * chunk is exact; 2**k is applied as two normal factors so overflow and subnormal results
+round once; log splits the mantissa at sqrt(1/2). float32 exp, exp2, log, log2, sin, cos, tan, tanh, sigmoid and erf
+compute in float32 (8 lanes per AVX register; their integer steps go through ``_i32``, since Numba widens int32
+arithmetic to int64 and LLVM cannot always narrow it back, which splits a loop into 2 x 4 lanes); float32 expm1, log1p
+and pow compute in float64 with shorter polynomials, where float32 would cancel too much for 2 ulp. float32 sin/cos/tan
+below |x| = 2**20 reduce by Cody-Waite in float32 with fused multiply-adds to a remainder hi + lo and evaluate float32
+polynomials (``_reduce_f32_fast``, ``_sin_qr_f32``, ``tan_f32_small``; without lo, max 2 ulp for 15% less time; tan's
+cotangent side divides once, corrected by a Newton step); larger float32 arguments go through a table-free Payne-Hanek
+(``_reduce_f32``) and sin/cos/tan of the float64 remainder in float64, rounded once. float64 sin/cos/tan use an
+error-free Cody-Waite below |x| = 2**29 and call libm above it. Both full functions branch, so loops calling them stay
+scalar (LLVM vectorises a branch by running both sides; llvm.sin would be speculated into every lane). Kernels use
+``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there), which vectorise: they check each block
+of arguments first and call the full functions only for a block holding a large, inf or NaN argument
 (render_numba.TRIG). A float32 sin loop is 1.7x faster than with a Payne-Hanek in every lane, and it compiles faster.
 pow_f64 keeps log|x| and y log|x| in double-double.
 
@@ -236,7 +235,7 @@ _PIO2 = math.pi / 2
 _TWO_OVER_PI_F = 2.0 / math.pi
 _PIO2_F64 = _chunks(_PI, _P + 1, 23, 5)  # float64 arguments: exact k * chunk for |k| < 2**30
 _F64_TRIG_LIMIT = float(2**29)  # |x| beyond this: float64 sin/cos/tan fall back to libm (see module docstring)
-_F32_TRIG_SMALL = F32(2.0**20)  # float32 |x| below this: Cody-Waite (sin/cos in float32, tan in float64)
+_F32_TRIG_SMALL = F32(2.0**20)  # float32 |x| below this: Cody-Waite and polynomials in float32
 # k * chunk + x, fused, is exact for the first chunk (see _reduce_f32_fast); 96 bits of pi/2 in all
 _MINUS_PIO2_F32 = tuple(F32(-c) for c in _chunks(_PI, _P + 1, 24, 4))
 _TWO_OVER_PI_F32 = F32(2.0 / math.pi)
@@ -323,6 +322,8 @@ _COS_LOW = (0.04166666661910677, -0.0013888883467257482, 2.4799451551284795e-05,
 _SIN_F32 = _f32_tuple(-0.1666665, 0.00833187, -0.00019477273)
 # degree 2, max weighted error 2**-31.0
 _COS_F32 = _f32_tuple(0.04166665, -0.001388735, 2.4424677e-05)
+# degree 6, max weighted error 2**-28.1
+_TAN_F32 = _f32_tuple(0.33333376, 0.13331829, 0.054152094, 0.020819083, 0.012002286, -0.0013459803, 0.0050631766)
 # degree 4, max weighted error 2**-29.5
 _TANH_F32 = _f32_tuple(-0.33333313, 0.13332452, -0.05383743, 0.021007463, -0.006179816)
 # degree 10, max weighted error 2**-56.4
@@ -733,7 +734,9 @@ def cos_f32(x):  # type: ignore[no-untyped-def]
 
 @_jit
 def tan_f32(x):  # type: ignore[no-untyped-def]
-    """tan x for every float32 (the quotient in float64)."""
+    """tan x for every float32 (above 2**20: the quotient in float64)."""
+    if abs(x) < _F32_TRIG_SMALL:
+        return tan_f32_small(x)
     q, r = _reduce_f32(x)
     return _tan_qr(q, r) if abs(x) < F32(np.inf) else x - x
 
@@ -788,9 +791,22 @@ def cos_f32_small(x):  # type: ignore[no-untyped-def]
 
 @_jit_inline
 def tan_f32_small(x):  # type: ignore[no-untyped-def]
-    """tan x for float32 |x| < _F32_TRIG_SMALL (same bits as tan_f32 there)."""
-    q, r = _reduce_f32_small(x)
-    return _tan_qr(q, r)
+    """tan x for float32 |x| < _F32_TRIG_SMALL (the bits tan_f32 gives there), in float32 arithmetic.
+
+    With x = q pi/2 + hi + lo: tan(hi + lo) = hi + p + lo sec**2 = d + d_lo (p = hi**3 P(hi*hi); d rounded once, its
+    rounding error d_lo exact), the answer for even q; for odd q, -1/(d + d_lo) by a Newton step from y0 = 1/d whose
+    residual 1 - y0 d is exact (fused multiply-add), so that the quotient is not rounded twice."""
+    q, hi, lo = _reduce_f32_fast(x)
+    z = hi * hi
+    p = hi * z * _horner(z, _TAN_F32)
+    t1 = hi + p
+    ts = _fma(lo, _fma(t1, t1, F32(1.0)), p)
+    d = hi + ts
+    d_lo = (hi - d) + ts
+    y0 = F32(1.0) / d
+    cot = _fma(y0, _fma(-y0, d, F32(1.0)) - y0 * d_lo, y0)
+    t = -cot if _i32("and", q, 1) != 0 else d
+    return x if x == F32(0.0) else t
 
 
 @_jit
@@ -1145,6 +1161,7 @@ def _specs() -> dict[str, tuple]:
     sin_w = lambda z: z / np.abs(1 + z * sin_s(z))
     cos_w = lambda z: z * z / np.abs(1 - z / 2 + z * z * cos_c(z))
     tanh_z = _LD(0.5625) ** 2
+    tan_p = lambda z: (np.tan(np.sqrt(z)) - np.sqrt(z)) / (z * np.sqrt(z))  # tan r = r + r**3 P(r*r)
     tanh_p = lambda z: (np.tanh(np.sqrt(z)) - np.sqrt(z)) / (z * np.sqrt(z))  # tanh x = x + x**3 P(x*x)
     erf_p = lambda z: _erf_ld(np.sqrt(z)) / np.sqrt(z) - 1
     erf_w = lambda z: np.sqrt(z) / _erf_ld(np.sqrt(z))
@@ -1173,6 +1190,7 @@ def _specs() -> dict[str, tuple]:
         "_COS_LOW": ("f64", cos_c, trig_z * tiny, trig_z, 3, cos_w),
         "_SIN_F32": ("f32", sin_s, trig_z32 * tiny, trig_z32, 2, sin_w),
         "_COS_F32": ("f32", cos_c, trig_z32 * tiny, trig_z32, 2, cos_w),
+        "_TAN_F32": ("f32", tan_p, trig_z32 * tiny, trig_z32, 6, lambda z: z * np.sqrt(z) / np.tan(np.sqrt(z))),
         "_TANH_F32": ("f32", tanh_p, tanh_z * _LD(1e-6), tanh_z, 4, lambda z: z * np.sqrt(z) / np.tanh(np.sqrt(z))),
         "_ERF_F64": ("f64", erf_p, tiny, _LD(_ERF_SMALL) ** 2, 10, erf_w),
         "_ERF_F32": ("f32", erf_p, tiny, _LD(_ERF_SMALL_F32) ** 2, 6, erf_w),

@@ -357,8 +357,8 @@ class _Renderer:
             return ins.op in ("const", "fparam", "load") or (not ins.dtype.is_float and not ins.dtype.is_bool and all(
                 src not in defs or cheap(src) for src in ins.srcs))
 
-        passed: set[str] = set()
-        redo: list[set[str]] = [set() for _ in stages]
+        redo: list[set[str]] = [set() for _ in stages]  # computed again in stage k
+        reads: list[set[str]] = [set() for _ in stages]  # read from scratch in stage k
         for k, st in enumerate(stages):
             stack = [src for s in st for src in ((s.index, s.src) if isinstance(s, Store) else s.srcs)]
             while stack:
@@ -369,7 +369,8 @@ class _Renderer:
                     redo[k].add(name)
                     stack.extend(defs[name].srcs)
                 else:
-                    passed.add(name)
+                    reads[k].add(name)
+        passed = set().union(*reads)
         self.lines += [f"{pad}for {v}_f in range({start}, {stop}, {FISSION_BLOCK}):",
                        f"{pad}    for {v}_q in range(min({FISSION_BLOCK}, {stop} - {v}_f)):",
                        f"{pad}        {v} = {v}_f + {v}_q"]
@@ -381,7 +382,7 @@ class _Renderer:
             for s in loop.body:  # what this stage reads from earlier stages, in the original order
                 if isinstance(s, Instr) and s.name in redo[k]:
                     self.stmt(s, depth + 2)
-                elif isinstance(s, Instr) and s.name in passed and stage_of[s.name] < k:
+                elif isinstance(s, Instr) and s.name in reads[k]:
                     self.lines.append(f"{inner}{s.name} = {s.name}_s[{v}_q]")
             for s in st:
                 self.stmt(s, depth + 2)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from sys import getrefcount
 from time import perf_counter
@@ -20,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from lazyarr.frontend.autograd import is_grad_enabled
 from lazyarr.frontend.inplace import all_tensors, own_buffer
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
@@ -278,7 +278,7 @@ class CapturedProgram:
         outs: list[list[Any]] = []
         for j, entry in enumerate(self.pool):
             # last replay's storage when only the pool references it (counts as measured in _new_output)
-            if entry is None or (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2])) != entry[4]:
+            if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
                 entry = self._new_output(j)
             if self.out_initial[j] is not None:
                 entry[2][...] = self.out_initial[j]
@@ -309,7 +309,9 @@ class CapturedProgram:
         """`replay` for the common case: one driver, every input a buffer, one whole new Tensor returned."""
         start = perf_counter()
         entry = self.pool[0]
-        if entry is None or (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2])) != entry[4]:
+        # the sum of the three counts is its value when only the pool holds them iff each count is (none drops
+        # below it: the pool holds its own references, and a Buffer's array is never replaced)
+        if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
             entry = self._new_output(0)
         table = self.ctable
         k = 0
@@ -323,15 +325,20 @@ class CapturedProgram:
         counters.bytes_moved += self.bytes_moved
         counters.flops += self.flops
         counters.kernel_time += perf_counter() - start
-        if not is_grad_enabled():
-            return _owned(_proto(self.out_device)._new(entry[0]), entry[5])
         # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own (so
-        # jit's watch list of lazy readers, `inplace.recent`, would skip it)
+        # jit's watch list of lazy readers, `inplace.recent`, would skip it); under no_grad too, as a new leaf
         t = _new_tensor(Tensor)
         t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[0], self.out_device, None, None, None
         t._group = group = entry[5]
-        all_tensors.add(t)
-        group.members.add(t)
+        ref = _ref(t)  # IdentitySet.add, inline, into both sets (one weak reference serves both)
+        refs = all_tensors.refs
+        refs[id(t)] = ref
+        if len(refs) > all_tensors.limit:
+            all_tensors.add(t)  # sweeps the dead entries
+        refs = group.members.refs
+        refs[id(t)] = ref
+        if len(refs) > group.members.limit:
+            group.members.add(t)
         return t
 
     def _new_output(self, j: int) -> list[Any]:
@@ -348,7 +355,7 @@ class CapturedProgram:
         self.pool[j] = [group.base, buf, buf.array, buf.kernel_array(), None, group, address]
         del buf, holder, group
         entry = self.pool[j]
-        entry[4] = (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2]))
+        entry[4] = getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2])
         return entry
 
     def _run_driver(self, arrays: list[np.ndarray]) -> None:
@@ -375,7 +382,6 @@ class CapturedProgram:
         COUNTERS.flops -= self.flops
 
 
-_protos: dict[str, Tensor] = {}
 SMALL_GEMM_FLOPS = 1 << 25  # a replay whose matmuls are all smaller runs BLAS on `JIT_BLAS_THREADS` threads
 
 
@@ -383,6 +389,7 @@ def _has_gemm(body: list[Any]) -> bool:
     """Whether a lowered kernel's statements call BLAS (a `Gemm`, possibly inside batch loops)."""
     return any(isinstance(st, Gemm) or (isinstance(st, Loop) and _has_gemm(st.body)) for st in body)
 _new_tensor = Tensor.__new__
+_ref = weakref.ref
 
 
 def _owned(t: Tensor, group: Any) -> Tensor:
@@ -391,13 +398,6 @@ def _owned(t: Tensor, group: Any) -> Tensor:
     t._group = group
     group.members.add(t)
     return t
-
-
-def _proto(device: str) -> Tensor:
-    """A Tensor on `device` whose `_new` makes the returned Tensors (Tensor's own fast constructor)."""
-    if device not in _protos:
-        _protos[device] = Tensor(0.0, device=device)
-    return _protos[device]
 
 
 def _copy(b: Buffer) -> Buffer:

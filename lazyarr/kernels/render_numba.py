@@ -115,7 +115,7 @@ TRANSCENDENTAL_IMPORTS += [f"{name}_{t}_small" for name in TRIG.values() for t i
 # a buffer they store to are split, so the reordering of loads and stores cannot be observed.
 FISSION_COST = {Ops.ERF: 4, Ops.POW: 6, Ops.TAN: 4, Ops.TANH: 3, Ops.LOG1P: 3, Ops.EXPM1: 3, Ops.DIV: 1, Ops.SQRT: 1,
                 **{op: 2 for op in (Ops.EXP, Ops.EXP2, Ops.LOG, Ops.LOG2, Ops.SIN, Ops.COS)}}
-FISSION_STAGE_COST = 4
+FISSION_STAGE_COST = 6
 FISSION_BLOCK = 256
 
 

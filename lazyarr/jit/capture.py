@@ -14,6 +14,7 @@ import ctypes
 import threading
 import time
 import weakref
+from collections import Counter
 from dataclasses import dataclass
 from sys import getrefcount
 from time import perf_counter
@@ -155,6 +156,7 @@ class CapturedProgram:
         # an input that is storage this program writes (e.g. a gradient buffer passed back in) is copied first
         self.written_bufs = [b for b in self.fixed if id(b) in written]  # their versions are bumped by each replay
         self.written_fixed = {id(b) for b in self.written_bufs}
+        self.replays, self.next_prune = 0, 1  # written_bufs is pruned on replays 1, 4, 16, ...
         self.writes = bool(self.written_fixed or self.written_inputs)  # lazy readers of what it writes: lifecycle
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
 
@@ -255,11 +257,34 @@ class CapturedProgram:
         self.single = len(self.segments) == 1 and isinstance(first, batch_numba.Driver)
         if self.single:
             self.run_first = first.run_holding_gil if work < flag("PARALLEL_MIN") else first.run
+        self._choose_replay()
+
+    def _choose_replay(self) -> None:
+        """Take `_replay_single` when it applies: one driver, no BLAS thread cap, no storage written in place that
+        anything outside can see, every input a buffer, and one whole new Tensor returned."""
         fast = self.single and not self.blas_cap and not self.written_fixed and not self.written_inputs
         if fast and self.plain_device is not None and len(self.out_specs) == 1 and self.out_initial[0] is None \
                 and len(self.input_slots) == self.n_inputs:
             self.out_device: str = self.plain_device
             self.replay = self._replay_single  # type: ignore[method-assign,assignment]
+
+    def _prune_written(self) -> None:
+        """Drop from the storage written in place the buffers nothing outside this program references (intermediates
+        of the captured call, once its tensors are gone): no graph can read their versions, since a forward graph's
+        stamp holds its buffer, and no reference to them can appear again. Saves a Python step per such buffer per
+        replay, and may let the program take `_replay_single`."""
+        held = Counter(id(b) for b in self.fixed)
+        held.update(id(b) for b in self.written_bufs)
+        for seg in self.segments:
+            if isinstance(seg, _Step):
+                held.update(id(w) for changing, w in seg.where if not changing)
+        # a buffer's count: the references counted in `held`, the loop variable and getrefcount's own argument
+        self.written_bufs = [b for b in self.written_bufs if getrefcount(b) - 2 > held[id(b)]]
+        # nothing can pass a dropped buffer in as an input, and no lazy graph reads one
+        self.written_fixed = {id(b) for b in self.written_bufs}
+        self.writes = bool(self.written_fixed or self.written_inputs)
+        if self.runnable and self.mode == 1:
+            self._choose_replay()
 
     def _step(self, kernel: CompiledKernel, slots: list[int], threaded: bool) -> _Step:
         where = [(True, s) if s < self.n_changing else (False, self.fixed[s - self.n_changing]) for s in slots]
@@ -270,6 +295,10 @@ class CapturedProgram:
         start = time.perf_counter()
         if self.written_fixed:
             ins = [_copy(b) if b is not None and id(b) in self.written_fixed else b for b in ins]
+        self.replays += 1
+        if self.replays == self.next_prune:
+            self.next_prune *= 4
+            self._prune_written()
         for b in self.written_bufs:  # storage written in place: a remembered forward graph reading it is stale
             b.version += 1
         for i in self.written_inputs:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+import threading
+
 import numpy as np
 import pytest
 
@@ -657,3 +660,29 @@ def test_intermediates_nothing_else_holds_stop_costing_a_step_per_replay() -> No
             f(Tensor(x))
             assert buf.version == before + 1
             np.testing.assert_allclose(held[-1].numpy(), x * 2 + 1, rtol=1e-6)  # the latest replay's value
+
+
+def test_one_jitted_function_called_from_several_threads() -> None:
+    # a program's pointer table and output pool are shared: concurrent replays must take turns, or one thread's
+    # inputs and output storage leak into another's call
+    f = lazyarr.jit(lambda x: (x * 2 + 1).exp().log())
+    errors: list[tuple[float, float]] = []
+
+    def worker(k: int) -> None:
+        for i in range(150):
+            x = np.full(4096, k + i / 1000, np.float32)
+            got = f(Tensor(x)).numpy()
+            if not np.allclose(got, x * 2 + 1, rtol=1e-5):
+                errors.append((float(got[0]), float(x[0] * 2 + 1)))
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, in the middle of a replay
+    try:
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from lazyarr.frontend.autograd import mark_without_graph
 from lazyarr.frontend.inplace import all_tensors, own_buffer
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
@@ -118,6 +119,7 @@ class CapturedProgram:
         self.n_inputs = len(inputs)
         # outputs: storage created during the call and returned; everything else a replay reuses
         self.out_specs: list[tuple[int, Any, str]] = []
+        self.grad_outs: list[int] = []  # outputs that required grad when captured: a replay marks them (no graph)
         out_pos: dict[int, int] = {}
         self.template = self._template(result, input_pos, created, out_pos)
         # outputs whose first write was partial start every replay from their contents before it
@@ -174,6 +176,8 @@ class CapturedProgram:
                 if id(buf) not in out_pos:
                     out_pos[id(buf)] = len(self.out_specs)
                     self.out_specs.append((buf.size, buf.dtype, buf.device))
+                if value.requires_grad and out_pos[id(buf)] not in self.grad_outs:
+                    self.grad_outs.append(out_pos[id(buf)])
                 return _Leaf(_OUTPUT, out_pos[id(buf)], None, ops, value.device)
             return _Leaf(_FIXED, 0, value.uop, [], value.device)
         if isinstance(value, (tuple, list)):
@@ -263,7 +267,8 @@ class CapturedProgram:
     def _choose_replay(self) -> None:
         """Take `_replay_single` when it applies: one driver, no BLAS thread cap, no storage written in place that
         anything outside can see, every input a buffer, and one whole new Tensor returned."""
-        fast = self.single and not self.blas_cap and not self.written_fixed and not self.written_inputs
+        fast = self.single and not self.blas_cap and not self.written_fixed and not self.written_inputs \
+            and not self.grad_outs
         if fast and self.plain_device is not None and len(self.out_specs) == 1 and self.out_initial[0] is None \
                 and len(self.input_slots) == self.n_inputs:
             self.out_device: str = self.plain_device
@@ -334,6 +339,11 @@ class CapturedProgram:
             COUNTERS.bytes_moved += self.bytes_moved
             COUNTERS.flops += self.flops
             COUNTERS.kernel_time += time.perf_counter() - start
+            for j in self.grad_outs:  # eager execution would give it an autograd graph; a replay has none
+                mark_without_graph(outs[j][0], f"a tensor returned by a replay of @lazyarr.jit function {self.name} "
+                                   "has no autograd graph (a replay runs the captured kernels, not the Python body), "
+                                   "so no gradient can flow back through it. Call backward() inside the jitted "
+                                   "function (e.g. jit a whole training step), or call the function without jit.")
             return self._rebuild(self.template, ins, outs)
 
     def _replay_single(self, ins: list[Buffer]) -> Tensor:

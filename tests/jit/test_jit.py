@@ -686,3 +686,41 @@ def test_one_jitted_function_called_from_several_threads() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert errors == []
+
+
+def test_backward_through_a_replayed_result_raises() -> None:
+    # a replay runs kernels, not graphs: its result has no autograd graph, so a backward through it must say so
+    # (it used to raise "does not require grad", and the same code without jit computes the gradient)
+    w = Tensor(np.ones(3, np.float32), requires_grad=True)
+    f = lazyarr.jit(lambda x: (x * w).sum())
+    for i in range(4):
+        x = arr(3) + i
+        loss = f(Tensor(x))
+        np.testing.assert_allclose(loss.numpy(), x.sum(), rtol=1e-6)
+        assert loss.requires_grad
+        w.grad = None
+        if i < 2:  # run by the Python body: a graph
+            loss.backward()
+            np.testing.assert_allclose(w.grad.numpy(), x, rtol=1e-6)
+        else:
+            with pytest.raises(JitError, match="no autograd graph"):
+                (loss * 2).backward()
+    with lazyarr.no_grad():
+        assert not f(Tensor(arr(3))).requires_grad
+
+
+def test_inputs_that_require_grad_run_eagerly() -> None:
+    # a replay cannot set an input's .grad (Python state the body makes): such signatures run eagerly, with a warning
+    def f(x: Tensor) -> Tensor:
+        loss = (x * x).sum()
+        loss.backward()
+        return loss
+
+    jf = lazyarr.jit(f)
+    with pytest.warns(JitWarning, match="requires grad"):
+        for i in range(5):
+            x = arr(3) + i
+            t = Tensor(x, requires_grad=True)
+            np.testing.assert_allclose(jf(t).numpy(), (x * x).sum(), rtol=1e-6)
+            np.testing.assert_allclose(t.grad.numpy(), 2 * x, rtol=1e-6)
+    assert len(jf.captures) == 0

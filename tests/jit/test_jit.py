@@ -724,3 +724,18 @@ def test_inputs_that_require_grad_run_eagerly() -> None:
             np.testing.assert_allclose(jf(t).numpy(), (x * x).sum(), rtol=1e-6)
             np.testing.assert_allclose(t.grad.numpy(), 2 * x, rtol=1e-6)
     assert len(jf.captures) == 0
+    w = Tensor(np.ones(3, np.float32), requires_grad=True)  # a parameter passed as the input: updated every call
+    opt = lazyarr.optim.SGD([w], lr=0.1)
+
+    @lazyarr.jit
+    def step(p: Tensor) -> Tensor:
+        opt.zero_grad()
+        loss = (p * p).sum()
+        loss.backward()
+        opt.step()
+        return loss
+
+    with pytest.warns(JitWarning, match="requires grad"):
+        for _ in range(5):
+            step(w)
+    np.testing.assert_allclose(w.numpy(), np.full(3, 0.8**5, np.float32), rtol=1e-5)

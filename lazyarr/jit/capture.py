@@ -33,7 +33,7 @@ from lazyarr.kernels import runtime_numba
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.lower import Gemm, Loop
 from lazyarr.kernels.realize import CompiledKernel, ExecItem
-from lazyarr.kernels.stats import COUNTERS
+from lazyarr.kernels.stats import COUNTERS, new_tally
 
 
 class Capture:
@@ -153,6 +153,7 @@ class CapturedProgram:
         self.written_inputs = [i for i, b in enumerate(inputs) if b is not None and id(b) in written]
         self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
         self.lock = threading.Lock()  # replays of this program from several threads take turns
+        self.tally = new_tally(self.n_kernels, self.bytes_moved, self.flops, self.lock)  # _replay_single's counts
         t = self.template  # the common return value, one whole new tensor, gets a fast path
         plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not t.chain
         self.plain_device = t.device if plain else None
@@ -362,11 +363,9 @@ class CapturedProgram:
                 k += 1
             table[k] = entry[6]
             self.run_first(self.table_address)
-            counters = COUNTERS
-            counters.kernels_launched += self.n_kernels
-            counters.bytes_moved += self.bytes_moved
-            counters.flops += self.flops
-            counters.kernel_time += perf_counter() - start
+            tally = self.tally
+            tally.replays += 1
+            tally.seconds += perf_counter() - start
             # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own (so
             # jit's watch list of lazy readers, `inplace.recent`, would skip it); under no_grad too, as a new leaf
             t = _new_tensor(Tensor)

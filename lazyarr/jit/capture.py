@@ -153,6 +153,7 @@ class CapturedProgram:
         self.written_inputs = [i for i, b in enumerate(inputs) if b is not None and id(b) in written]
         self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
         self.lock = threading.Lock()  # replays of this program from several threads take turns
+        self.acquire, self.release = self.lock.acquire, self.lock.release
         self.tally = new_tally(self.n_kernels, self.bytes_moved, self.flops, self.lock)  # _replay_single's counts
         t = self.template  # the common return value, one whole new tensor, gets a fast path
         plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not t.chain
@@ -349,13 +350,15 @@ class CapturedProgram:
 
     def _replay_single(self, ins: list[Buffer]) -> Tensor:
         """`replay` for the common case: one driver, every input a buffer, one whole new Tensor returned."""
-        with self.lock:  # the pointer table and the output pool are shared: one replay at a time
+        self.acquire()  # the pointer table and the output pool are shared: one replay at a time (no `with`: slower)
+        try:
             start = perf_counter()
             entry = self.pool[0]
             # the sum of the three counts is its value when only the pool holds them iff each count is (none drops
             # below it: the pool holds its own references, and a Buffer's array is never replaced)
             if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
                 entry = self._new_output(0)
+            uop = entry[0]  # held from here on: another replay no longer finds this storage free
             table = self.ctable
             k = 0
             for b in ins:
@@ -366,21 +369,23 @@ class CapturedProgram:
             tally = self.tally
             tally.replays += 1
             tally.seconds += perf_counter() - start
-            # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own (so
-            # jit's watch list of lazy readers, `inplace.recent`, would skip it); under no_grad too, as a new leaf
-            t = _new_tensor(Tensor)
-            t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[0], self.out_device, None, None, None
-            t._group = group = entry[5]
-            ref = _ref(t)  # IdentitySet.add, inline, into both sets (one weak reference serves both)
-            refs = all_tensors.refs
-            refs[id(t)] = ref
-            if len(refs) > all_tensors.limit:
-                all_tensors.add(t)  # sweeps the dead entries
-            refs = group.members.refs
-            refs[id(t)] = ref
-            if len(refs) > group.members.limit:
-                group.members.add(t)
-            return t
+        finally:
+            self.release()
+        # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own (so
+        # jit's watch list of lazy readers, `inplace.recent`, would skip it); under no_grad too, as a new leaf
+        t = _new_tensor(Tensor)
+        t.uop, t.device, t._requires_grad, t.grad, t._ctx = uop, self.out_device, None, None, None
+        t._group = group = entry[5]
+        ref = _ref(t)  # IdentitySet.add, inline, into both sets (one weak reference serves both)
+        refs = all_tensors.refs
+        refs[id(t)] = ref
+        if len(refs) > all_tensors.limit:
+            all_tensors.add(t)  # sweeps the dead entries
+        refs = group.members.refs
+        refs[id(t)] = ref
+        if len(refs) > group.members.limit:
+            group.members.add(t)
+        return t
 
     def _new_output(self, j: int) -> list[Any]:
         """New storage for output j: [BUFFER UOp, Buffer, array, kernel array, reference counts when only the pool

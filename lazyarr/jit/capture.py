@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from lazyarr.frontend.autograd import mark_without_graph
-from lazyarr.frontend.inplace import all_tensors, own_buffer
+from lazyarr.frontend.inplace import SETS_LOCK, all_tensors, own_buffer
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import strip_movement
@@ -376,15 +376,20 @@ class CapturedProgram:
         t = _new_tensor(Tensor)
         t.uop, t.device, t._requires_grad, t.grad, t._ctx = uop, self.out_device, None, None, None
         t._group = group = entry[5]
-        ref = _ref(t)  # IdentitySet.add, inline, into both sets (one weak reference serves both)
-        refs = all_tensors.refs
-        refs[id(t)] = ref
-        if len(refs) > all_tensors.limit:
-            all_tensors.add(t)  # sweeps the dead entries
-        refs = group.members.refs
-        refs[id(t)] = ref
-        if len(refs) > group.members.limit:
-            group.members.add(t)
+        ref = _ref(t)  # IdentitySet.add, inline, into both sets (one weak reference and one lock serve both)
+        members = group.members
+        sets_acquire()
+        try:
+            refs = all_tensors.refs
+            refs[id(t)] = ref
+            if len(refs) > all_tensors.limit:
+                all_tensors.sweep()
+            refs = members.refs
+            refs[id(t)] = ref
+            if len(refs) > members.limit:
+                members.sweep()
+        finally:
+            sets_release()
         return t
 
     def _new_output(self, j: int) -> list[Any]:
@@ -436,6 +441,7 @@ def _has_gemm(body: list[Any]) -> bool:
     return any(isinstance(st, Gemm) or (isinstance(st, Loop) and _has_gemm(st.body)) for st in body)
 _new_tensor = Tensor.__new__
 _ref = weakref.ref
+sets_acquire, sets_release = SETS_LOCK.acquire, SETS_LOCK.release
 
 
 def _owned(t: Tensor, group: Any) -> Tensor:

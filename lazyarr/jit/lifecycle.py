@@ -41,6 +41,7 @@ class _State(threading.local):
 _state = _State()
 _busy = [0]  # jitted bodies running now, in all threads (while 0, no thread-local read is needed to rule out nesting)
 _busy_lock = threading.Lock()
+_slow_lock = threading.RLock()  # held by calls that run the body (warm-up, capture, eager) or realise lazy readers
 _BUFFER = Ops.BUFFER
 
 
@@ -159,12 +160,23 @@ class Jit(Generic[R]):
             if program is not None:
                 plain = [u.arg]
                 if program.writes and (recent or _watch):
-                    _keep_old_values(program, plain)
+                    with _slow_lock:
+                        _keep_old_values(program, plain)
                 return program.replay(plain)  # type: ignore[no-any-return]
             tensors, plain = [a], [u.arg]
         else:
             key, tensors, plain = _signature(args, kwargs, self.owner is not None)
         program = self.captures.get(key)
+        if program is not None and plain is not None and not program.writes:
+            return program.replay(plain)  # type: ignore[no-any-return]
+        # everything else looks at or realises other tensors (in every thread): one thread at a time, so a capture
+        # never loses its launches to another thread's realisation of its lazy values
+        with _slow_lock:
+            return self._call_locked(args, kwargs, key, tensors, plain)
+
+    def _call_locked(self, args: tuple[Any, ...], kwargs: dict[str, Any], key: tuple[Any, ...],
+                     tensors: list[Tensor], plain: list[Buffer | None] | None) -> Any:
+        program = self.captures.get(key)  # (another thread may have captured it meanwhile)
         if program is not None:
             if plain is not None:
                 if program.writes and (recent or _watch):

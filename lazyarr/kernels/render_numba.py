@@ -116,6 +116,7 @@ class _Renderer:
         self.ref: dict[str, str] = {}  # SSA name -> how it is read and written, when not as itself (lanes)
         self.lanes: list[str] = []  # SSA names kept per lane, in arrays of LANES elements
         self.trig_small = False  # rendering the small-argument side of a trig loop (see TRIG)
+        self.defs = {s.name: s for s in _instrs(prog.body)}  # every SSA instruction by name
 
     def cast(self, expr: str, dt: DType) -> str:
         if dt.name == "float16":
@@ -334,8 +335,74 @@ class _Renderer:
                 self.stmt(inner, depth + 2)
         self.lines += [f"{pad}    for {v}_p in range({v}_m, REDUCE_BLOCK):",
                        f"{pad}        {tmp}[np.uint64({v}_p)] = {render_const(-0.0, dt)}",
-                       f"{pad}    {seg} = {np_type(dt)}({seg} + block_sum_{suffix}({tmp}))",
-                       f"{pad}{upd.acc} = {np_type(dt)}({upd.acc} + {seg})"]
+                       f"{pad}    {seg} = {np_type(dt)}({seg} + block_sum_{suffix}({tmp}))"]
+        self.prefetch_next_row(loop, depth + 1)
+        self.lines.append(f"{pad}{upd.acc} = {np_type(dt)}({upd.acc} + {seg})")
+
+    def prefetch_next_row(self, loop: Loop, depth: int) -> None:
+        """After each block of a blocked loop, prefetch what the same block of the next row will load (the loads'
+        positions computed again with `loop.ahead` + 1), one per cache line, when rows are short (PREFETCH_ROW_MAX).
+        The hardware prefetcher does not follow a stream into a new page, so each new row would otherwise start with
+        misses; here the next row arrives while this one computes. Loads whose position depends on another load
+        (gathers), masked loads and loads that are the same in every row are left alone."""
+        if not loop.ahead:
+            return
+        v, ahead = loop.var, loop.ahead
+        rename = {v: f"{v}_q", ahead: f"{ahead}_n"}
+        self.dtypes[rename[v]] = self.dtypes[rename[ahead]] = dtypes.int64
+        lines: list[str] = []
+        targets: set[tuple[int, str]] = set()
+        itemsize = 1
+        for s in loop.body:
+            if not (isinstance(s, Instr) and s.op == "load" and len(s.srcs) == 1):
+                continue
+            cone = self.cone(s.srcs[0], {v, ahead})
+            if cone is None or ahead not in {s.srcs[0], *(x for ins in cone for x in ins.srcs)}:
+                continue
+            for ins in cone:
+                if ins.name not in rename:
+                    rename[ins.name] = f"{ins.name}_pf"
+                    ren = Instr(rename[ins.name], ins.op, ins.dtype, tuple(rename.get(x, x) for x in ins.srcs), ins.arg)
+                    lines.append(f"{rename[ins.name]} = {self.instr(ren)}")
+            target = (s.arg, rename.get(s.srcs[0], s.srcs[0]))
+            if target not in targets:
+                targets.add(target)
+                lines.append(f"prefetch(b{target[0]}, {target[1]})")
+                itemsize = max(itemsize, 2 if self.prog.buf_dtypes[s.arg].name == "float16"
+                               else self.prog.buf_dtypes[s.arg].itemsize)
+        if not targets:
+            return
+        pad = "    " * depth
+        self.lines += [f"{pad}if {loop.extent} <= PREFETCH_ROW_MAX:",
+                       f"{pad}    {rename[ahead]} = np.int64({ahead} + 1)",
+                       f"{pad}    for {rename[v]} in range({v}_b, {v}_b + {v}_m, {max(1, 64 // itemsize)}):"]
+        self.lines += [f"{pad}        {line}" for line in lines]
+
+    def cone(self, name: str, roots: set[str]) -> list[Instr] | None:
+        """The instructions (in dependency order) by which `name` depends on the loop variables `roots`, or None when
+        its computation reads memory (a load) on the way."""
+        out: list[Instr] = []
+        memo: dict[str, bool] = {}
+
+        def visit(n: str) -> bool:
+            if n in roots:
+                return True
+            if n not in self.defs:
+                return False
+            if n not in memo:
+                ins = self.defs[n]
+                if ins.op == "load":
+                    raise LookupError(n)
+                memo[n] = any([visit(x) for x in ins.srcs])
+                if memo[n]:
+                    out.append(ins)
+            return memo[n]
+
+        try:
+            visit(name)
+        except LookupError:
+            return None
+        return out
 
     def render(self, name: str) -> str:
         p = self.prog
@@ -348,8 +415,8 @@ class _Renderer:
             "import numpy as np",
             "from numba import njit, types",
             "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, bitcast, block_sum_f32, block_sum_f64, "
-            "c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, fminimum, ipow, mat_c, out_block, "
-            "round_f16, shl, shr, stack_empty)",
+            "PREFETCH_ROW_MAX, c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, fminimum, ipow, "
+            "mat_c, out_block, prefetch, round_f16, shl, shr, stack_empty)",
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",
@@ -371,6 +438,22 @@ class _Renderer:
         scratch = [f"    tmp_{t} = np.empty(REDUCE_BLOCK, np.float{t[1:]})" for t in sorted(self.scratch)]
         scratch += [f"    {n}_l = stack_empty(LANES, {np_type(self.dtypes[n])})" for n in self.lanes]
         return "\n".join(head + scratch + self.lines) + "\n"
+
+
+def _instrs(stmts: list[Stmt]) -> list[Instr]:
+    """Every Instr in `stmts`, inside loops and BLAS calls too."""
+    out: list[Instr] = []
+    for s in stmts:
+        if isinstance(s, Instr):
+            out.append(s)
+        elif isinstance(s, Loop):
+            out += _instrs(s.body)
+        elif isinstance(s, Gemm):
+            for op in (s.a, s.b):
+                if op.fill is not None:
+                    out += _instrs([op.fill])
+            out += _instrs(s.body)
+    return out
 
 
 def _identity(op: Ops, dt: DType) -> object:

@@ -106,24 +106,26 @@ LANES = 1024
 _OPTS = {"nogil": True, "cache": True, "error_model": "numpy"}
 
 
-# Sum of tmp[0:REDUCE_BLOCK] as one vectorised tree. The adds may be reassociated, so LLVM vectorises the loop; the
-# order it picks is fixed by this loop alone (a constant trip count, the same code in every kernel), so every kernel
-# that sums a block gets the same result. Short blocks are padded with -0.0, which leaves any sum unchanged.
+# Sum of buf[start:start + REDUCE_BLOCK] as one vectorised tree. The adds may be reassociated, so LLVM vectorises the
+# loop; the order it picks is fixed by this loop alone (a constant trip count, the same code in every kernel), so every
+# kernel that sums a block gets the same result, whether the block is a kernel's scratch array or a row of one of its
+# buffers (both C-contiguous 1-D arrays: one compiled specialisation). Short blocks are copied to scratch and padded
+# with -0.0, which leaves any sum unchanged.
 @njit(**_OPTS)
-def block_sum_f32(tmp):  # type: ignore[no-untyped-def]
-    """Sum of the float32 block tmp[0:REDUCE_BLOCK] (a fixed vectorised order)."""
+def block_sum_f32(buf, start):  # type: ignore[no-untyped-def]
+    """Sum of the float32 block buf[start:start + REDUCE_BLOCK] (a fixed vectorised order)."""
     s = np.float32(-0.0)
     for i in range(REDUCE_BLOCK):
-        s = _add_reassoc(s, tmp[i])
+        s = _add_reassoc(s, buf[np.uint64(start + i)])
     return s
 
 
 @njit(**_OPTS)
-def block_sum_f64(tmp):  # type: ignore[no-untyped-def]
-    """Sum of the float64 block tmp[0:REDUCE_BLOCK] (a fixed vectorised order)."""
+def block_sum_f64(buf, start):  # type: ignore[no-untyped-def]
+    """Sum of the float64 block buf[start:start + REDUCE_BLOCK] (a fixed vectorised order)."""
     s = np.float64(-0.0)
     for i in range(REDUCE_BLOCK):
-        s = _add_reassoc(s, tmp[i])
+        s = _add_reassoc(s, buf[np.uint64(start + i)])
     return s
 
 

@@ -26,15 +26,15 @@ from lazyarr.kernels import realize
 ROWS, COLS, SUM_N = 4096, 1024, 1 << 24
 
 
-def times(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
+def times(fn: Callable[[], object], repeat: int, clock: Callable[[], float] = time.perf_counter) -> tuple[float, float]:
     """(min, median) seconds of `fn()` after two warm-up calls."""
     fn()
     fn()
     samples = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        samples.append(time.perf_counter() - start)
+        samples.append(clock() - start)
     return min(samples), statistics.median(samples)
 
 
@@ -76,11 +76,15 @@ def layer_norm(x: Tensor) -> Tensor:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--rows", type=int, default=ROWS, help="rows of the row workloads (64: they fit in cache)")
     parser.add_argument("--kernels", action="store_true", help="time the kernel launches alone")
+    parser.add_argument("--cpu-time", action="store_true", help="measure this thread's CPU time (time.thread_time), "
+                        "not wall time: with LAZYARR_NUM_THREADS=1 the time a busy machine's other work takes away "
+                        "does not count")
     parser.add_argument("--only", default="", help="comma-separated workload names to run (default: all)")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
-    hx = rng.standard_normal((ROWS, COLS)).astype(np.float32)
+    hx = rng.standard_normal((args.rows, COLS)).astype(np.float32)
     hb = rng.random(SUM_N, dtype=np.float32)
     x, b = Tensor(hx).realize(), Tensor(hb).realize()
     workloads: dict[str, Callable[[], object]] = {
@@ -106,10 +110,11 @@ def main() -> None:
     for name, fn in workloads.items():
         if only and name not in only:
             continue
-        lo, med = times(launches(fn) if args.kernels else fn, args.repeat)
+        clock = time.thread_time if args.cpu_time else time.perf_counter
+        lo, med = times(launches(fn) if args.kernels else fn, args.repeat, clock)
         line = f"{name:12s} lazyarr min {lo * 1e3:7.3f} ms  median {med * 1e3:7.3f} ms"
         if name in peers and not args.kernels:
-            plo, pmed = times(peers[name], args.repeat)
+            plo, pmed = times(peers[name], args.repeat, clock)
             line += f"   torch min {plo * 1e3:7.3f} ms  median {pmed * 1e3:7.3f} ms"
         print(line, flush=True)
 

@@ -100,6 +100,8 @@ REDUCE_BLOCK = 128
 # a blocked row loop prefetches the next row's loads, one per cache line, when the row has at most this many elements
 # (a longer row is a long stream the hardware prefetcher follows; its next row would not stay in cache until used)
 PREFETCH_ROW_MAX = 8192
+# ... and the loop over rows covers at least this many elements (fewer stay in the core's caches)
+PREFETCH_MIN = 1 << 17
 # iterations a `lanes` loop runs side by side (render_numba.lane_loop): per-lane values take LANES elements each
 LANES = 1024
 

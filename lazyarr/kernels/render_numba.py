@@ -117,6 +117,7 @@ class _Renderer:
         self.lanes: list[str] = []  # SSA names kept per lane, in arrays of LANES elements
         self.trig_small = False  # rendering the small-argument side of a trig loop (see TRIG)
         self.defs = {s.name: s for s in _instrs(prog.body)}  # every SSA instruction by name
+        self.trips: dict[str, str] = {}  # loop variable -> its extent (all threads' chunks together), plain loops
 
     def cast(self, expr: str, dt: DType) -> str:
         if dt.name == "float16":
@@ -173,6 +174,7 @@ class _Renderer:
         elif isinstance(s, Loop):
             self.dtypes[s.var] = dtypes.int64
             rng = "range(start, end)" if s.parallel else f"range({s.extent})"
+            self.trips[s.var] = s.extent
             self.lines.append(f"{pad}for {s.var} in {rng}:")
             for inner in s.body:
                 self.stmt(inner, depth + 1)
@@ -392,7 +394,8 @@ class _Renderer:
 
     def prefetch_next_row(self, loop: Loop, depth: int) -> None:
         """After each block of a blocked loop, prefetch what the same block of the next row will load (the loads'
-        positions computed again with `loop.ahead` + 1), one per cache line, when rows are short (PREFETCH_ROW_MAX).
+        positions computed again with `loop.ahead` + 1), one per cache line, when rows are short (PREFETCH_ROW_MAX) and
+        many (PREFETCH_MIN elements in all: fewer stay in cache, where prefetching only costs time).
         The hardware prefetcher does not follow a stream into a new page, so each new row would otherwise start with
         misses; here the next row arrives while this one computes. Loads whose position depends on another load
         (gathers), masked loads and loads that are the same in every row are left alone."""
@@ -421,7 +424,8 @@ class _Renderer:
         if not targets:
             return
         pad = "    " * depth
-        self.lines += [f"{pad}if {loop.extent} <= PREFETCH_ROW_MAX:",
+        rows = self.trips.get(ahead, "PREFETCH_MIN")
+        self.lines += [f"{pad}if {loop.extent} <= PREFETCH_ROW_MAX and {loop.extent} * {rows} >= PREFETCH_MIN:",
                        f"{pad}    {rename[ahead]} = np.int64({ahead} + 1)",
                        f"{pad}    for {rename[v]} in range({v}_b, {v}_b + {v}_m, {max(1, 64 // itemsize)}):"]
         self.lines += [f"{pad}        {line}" for line in lines]
@@ -463,8 +467,8 @@ class _Renderer:
             "import numpy as np",
             "from numba import njit, types",
             "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, bitcast, block_sum_f32, block_sum_f64, "
-            "PREFETCH_ROW_MAX, c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, fminimum, ipow, "
-            "mat_c, out_block, prefetch, round_f16, shl, shr, stack_empty)",
+            "PREFETCH_MIN, PREFETCH_ROW_MAX, c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, "
+            "fminimum, ipow, mat_c, out_block, prefetch, round_f16, shl, shr, stack_empty)",
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",

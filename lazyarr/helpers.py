@@ -69,6 +69,10 @@ class _Overrides(threading.local):
 
 
 _overrides = _Overrides()
+# Contexts open now, in any thread: while there are none, every flag is its environment value and `flag` skips the
+# thread-local stack (a thread-local read is the larger part of a flag read, and a jit call reads one)
+open_contexts = [0]
+_open_lock = threading.Lock()
 
 
 def _stack() -> list[dict[str, Any]]:
@@ -76,7 +80,9 @@ def _stack() -> list[dict[str, Any]]:
 
 
 @functools.cache
-def _env_value(name: str) -> Any:
+def env_flag(name: str) -> Any:
+    """Flag `name` as the environment sets it (``LAZYARR_<name>``, read once), else its default; `flag` is this
+    while no `Context` is open."""
     spec = FLAGS[name]
     raw = os.environ.get(f"LAZYARR_{name}")
     if raw is None or raw == "":
@@ -89,12 +95,11 @@ def _env_value(name: str) -> Any:
 
 def flag(name: str) -> Any:
     """Current value of flag `name`: the innermost `Context` override, else ``LAZYARR_<name>``, else the default."""
-    stack = _overrides.stack
-    if stack:
-        for frame in reversed(stack):
+    if open_contexts[0]:
+        for frame in reversed(_overrides.stack):
             if name in frame:
                 return frame[name]
-    return _env_value(name)
+    return env_flag(name)
 
 
 class Context:
@@ -111,11 +116,15 @@ class Context:
         self.overrides = {k: FLAGS[k].kind(v) for k, v in overrides.items()}
 
     def __enter__(self) -> Context:
-        _stack().append(self.overrides)
+        with _open_lock:
+            _stack().append(self.overrides)
+            open_contexts[0] += 1
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _stack().pop()
+        with _open_lock:
+            _stack().pop()
+            open_contexts[0] -= 1
 
 
 def prod(xs: Iterable[int]) -> int:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import ctypes
 import threading
 import time
+import weakref
+from collections import Counter
 from dataclasses import dataclass
 from sys import getrefcount
 from time import perf_counter
@@ -20,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from lazyarr.frontend.autograd import is_grad_enabled
 from lazyarr.frontend.inplace import all_tensors, own_buffer
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
@@ -155,6 +156,7 @@ class CapturedProgram:
         # an input that is storage this program writes (e.g. a gradient buffer passed back in) is copied first
         self.written_bufs = [b for b in self.fixed if id(b) in written]  # their versions are bumped by each replay
         self.written_fixed = {id(b) for b in self.written_bufs}
+        self.replays, self.next_prune = 0, 1  # written_bufs is pruned on replays 1, 4, 16, ...
         self.writes = bool(self.written_fixed or self.written_inputs)  # lazy readers of what it writes: lifecycle
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
 
@@ -255,11 +257,34 @@ class CapturedProgram:
         self.single = len(self.segments) == 1 and isinstance(first, batch_numba.Driver)
         if self.single:
             self.run_first = first.run_holding_gil if work < flag("PARALLEL_MIN") else first.run
+        self._choose_replay()
+
+    def _choose_replay(self) -> None:
+        """Take `_replay_single` when it applies: one driver, no BLAS thread cap, no storage written in place that
+        anything outside can see, every input a buffer, and one whole new Tensor returned."""
         fast = self.single and not self.blas_cap and not self.written_fixed and not self.written_inputs
         if fast and self.plain_device is not None and len(self.out_specs) == 1 and self.out_initial[0] is None \
                 and len(self.input_slots) == self.n_inputs:
             self.out_device: str = self.plain_device
             self.replay = self._replay_single  # type: ignore[method-assign,assignment]
+
+    def _prune_written(self) -> None:
+        """Drop from the storage written in place the buffers nothing outside this program references (intermediates
+        of the captured call, once its tensors are gone): no graph can read their versions, since a forward graph's
+        stamp holds its buffer, and no reference to them can appear again. Saves a Python step per such buffer per
+        replay, and may let the program take `_replay_single`."""
+        held = Counter(id(b) for b in self.fixed)
+        held.update(id(b) for b in self.written_bufs)
+        for seg in self.segments:
+            if isinstance(seg, _Step):
+                held.update(id(w) for changing, w in seg.where if not changing)
+        # a buffer's count: the references counted in `held`, the loop variable and getrefcount's own argument
+        self.written_bufs = [b for b in self.written_bufs if getrefcount(b) - 2 > held[id(b)]]
+        # nothing can pass a dropped buffer in as an input, and no lazy graph reads one
+        self.written_fixed = {id(b) for b in self.written_bufs}
+        self.writes = bool(self.written_fixed or self.written_inputs)
+        if self.runnable and self.mode == 1:
+            self._choose_replay()
 
     def _step(self, kernel: CompiledKernel, slots: list[int], threaded: bool) -> _Step:
         where = [(True, s) if s < self.n_changing else (False, self.fixed[s - self.n_changing]) for s in slots]
@@ -270,6 +295,10 @@ class CapturedProgram:
         start = time.perf_counter()
         if self.written_fixed:
             ins = [_copy(b) if b is not None and id(b) in self.written_fixed else b for b in ins]
+        self.replays += 1
+        if self.replays == self.next_prune:
+            self.next_prune *= 4
+            self._prune_written()
         for b in self.written_bufs:  # storage written in place: a remembered forward graph reading it is stale
             b.version += 1
         for i in self.written_inputs:
@@ -278,7 +307,7 @@ class CapturedProgram:
         outs: list[list[Any]] = []
         for j, entry in enumerate(self.pool):
             # last replay's storage when only the pool references it (counts as measured in _new_output)
-            if entry is None or (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2])) != entry[4]:
+            if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
                 entry = self._new_output(j)
             if self.out_initial[j] is not None:
                 entry[2][...] = self.out_initial[j]
@@ -309,7 +338,9 @@ class CapturedProgram:
         """`replay` for the common case: one driver, every input a buffer, one whole new Tensor returned."""
         start = perf_counter()
         entry = self.pool[0]
-        if entry is None or (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2])) != entry[4]:
+        # the sum of the three counts is its value when only the pool holds them iff each count is (none drops
+        # below it: the pool holds its own references, and a Buffer's array is never replaced)
+        if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
             entry = self._new_output(0)
         table = self.ctable
         k = 0
@@ -323,15 +354,20 @@ class CapturedProgram:
         counters.bytes_moved += self.bytes_moved
         counters.flops += self.flops
         counters.kernel_time += perf_counter() - start
-        if not is_grad_enabled():
-            return _owned(_proto(self.out_device)._new(entry[0]), entry[5])
         # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own (so
-        # jit's watch list of lazy readers, `inplace.recent`, would skip it)
+        # jit's watch list of lazy readers, `inplace.recent`, would skip it); under no_grad too, as a new leaf
         t = _new_tensor(Tensor)
         t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[0], self.out_device, None, None, None
         t._group = group = entry[5]
-        all_tensors.add(t)
-        group.members.add(t)
+        ref = _ref(t)  # IdentitySet.add, inline, into both sets (one weak reference serves both)
+        refs = all_tensors.refs
+        refs[id(t)] = ref
+        if len(refs) > all_tensors.limit:
+            all_tensors.add(t)  # sweeps the dead entries
+        refs = group.members.refs
+        refs[id(t)] = ref
+        if len(refs) > group.members.limit:
+            group.members.add(t)
         return t
 
     def _new_output(self, j: int) -> list[Any]:
@@ -348,7 +384,7 @@ class CapturedProgram:
         self.pool[j] = [group.base, buf, buf.array, buf.kernel_array(), None, group, address]
         del buf, holder, group
         entry = self.pool[j]
-        entry[4] = (getrefcount(entry[0]), getrefcount(entry[1]), getrefcount(entry[2]))
+        entry[4] = getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2])
         return entry
 
     def _run_driver(self, arrays: list[np.ndarray]) -> None:
@@ -375,7 +411,6 @@ class CapturedProgram:
         COUNTERS.flops -= self.flops
 
 
-_protos: dict[str, Tensor] = {}
 SMALL_GEMM_FLOPS = 1 << 25  # a replay whose matmuls are all smaller runs BLAS on `JIT_BLAS_THREADS` threads
 
 
@@ -383,6 +418,7 @@ def _has_gemm(body: list[Any]) -> bool:
     """Whether a lowered kernel's statements call BLAS (a `Gemm`, possibly inside batch loops)."""
     return any(isinstance(st, Gemm) or (isinstance(st, Loop) and _has_gemm(st.body)) for st in body)
 _new_tensor = Tensor.__new__
+_ref = weakref.ref
 
 
 def _owned(t: Tensor, group: Any) -> Tensor:
@@ -391,13 +427,6 @@ def _owned(t: Tensor, group: Any) -> Tensor:
     t._group = group
     group.members.add(t)
     return t
-
-
-def _proto(device: str) -> Tensor:
-    """A Tensor on `device` whose `_new` makes the returned Tensors (Tensor's own fast constructor)."""
-    if device not in _protos:
-        _protos[device] = Tensor(0.0, device=device)
-    return _protos[device]
 
 
 def _copy(b: Buffer) -> Buffer:

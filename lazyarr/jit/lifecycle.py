@@ -20,7 +20,7 @@ from lazyarr.frontend.tensor import Tensor, all_tensors
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
-from lazyarr.helpers import JitError, flag
+from lazyarr.helpers import JitError, env_flag, flag, open_contexts
 from lazyarr.jit.capture import Capture, CapturedProgram
 from lazyarr.kernels import realize
 from lazyarr.kernels.device import Buffer
@@ -39,6 +39,9 @@ class _State(threading.local):
 
 
 _state = _State()
+_busy = [0]  # jitted bodies running now, in all threads (while 0, no thread-local read is needed to rule out nesting)
+_busy_lock = threading.Lock()
+_BUFFER = Ops.BUFFER
 
 
 class JitWarning(UserWarning):
@@ -90,6 +93,7 @@ class Jit(Generic[R]):
         self.name = getattr(fn, "__qualname__", repr(fn))
         self.captures: dict[tuple[Any, ...], CapturedProgram] = {}
         self.warmed: set[tuple[Any, ...]] = set()
+        self.memo: tuple[Any, ...] | None = None  # (shape, dtype, device, program) of the last single-Tensor replay
         self.per_instance: dict[int, Jit[R]] = {}  # id(instance) -> its Jit (removed when the instance dies)
         self.warned = False
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
@@ -121,10 +125,10 @@ class Jit(Generic[R]):
         """Forget every capture: the next call of each signature runs eagerly again."""
         self.captures.clear()
         self.warmed.clear()
+        self.memo = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> R:
-        running = _state.running
-        if running:
+        if _busy[0] and (running := _state.running):  # some thread runs a jitted body: is it this one?
             raise JitError(f"@lazyarr.jit function {self.name} was called inside @lazyarr.jit function "
                            f"{running[-1]}: nested jit is not supported (the inner call would replay outside the "
                            "outer capture). Jit only the outermost function.")
@@ -133,13 +137,26 @@ class Jit(Generic[R]):
             if obj is None:
                 raise JitError(f"the instance of jitted method {self.name} no longer exists")
             args = (obj, *args)
-        if not flag("JIT"):
+        if not (flag("JIT") if open_contexts[0] else env_flag("JIT")):
             return self.fn(*args, **kwargs)
         if pending_writes[0]:  # writes made before this call: a replay must see them, a capture must not record them
             _complete_writes()
         if not kwargs and len(args) == 1 and self.owner is None and isinstance(a := args[0], Tensor) \
-                and (u := a.uop).op is Ops.BUFFER:  # one whole-buffer Tensor: what _signature gives, without its loops
-            key, tensors, plain = ((_TENSOR, u.shape, u.dtype, a.device),), [a], [u.arg]
+                and (u := a.uop).op is _BUFFER:  # one whole-buffer Tensor: what _signature gives, without its loops
+            memo = self.memo  # the last single-Tensor signature replayed: equal shapes compare without a key's hash
+            if memo is not None and u.dtype is memo[1] and a.device == memo[2] and u.shape == memo[0]:
+                program = memo[3]
+            else:
+                key = ((_TENSOR, u.shape, u.dtype, a.device),)
+                program = self.captures.get(key)
+                if program is not None:
+                    self.memo = (u.shape, u.dtype, a.device, program)
+            if program is not None:
+                plain = [u.arg]
+                if program.writes and (recent or _watch):
+                    _keep_old_values(program, plain)
+                return program.replay(plain)  # type: ignore[no-any-return]
+            tensors, plain = [a], [u.arg]
         else:
             key, tensors, plain = _signature(args, kwargs, self.owner is not None)
         program = self.captures.get(key)
@@ -182,6 +199,8 @@ class Jit(Generic[R]):
         """Run the body (capturing into `cap` when given), then realise what it returns and its pending assigns."""
         running = _running()
         running.append(self.name)
+        with _busy_lock:
+            _busy[0] += 1
         if cap is not None:
             realize.capturing.append(cap)
         try:
@@ -189,6 +208,8 @@ class Jit(Generic[R]):
             _finish(out)
         finally:
             running.pop()
+            with _busy_lock:
+                _busy[0] -= 1
             if cap is not None:
                 realize.capturing.remove(cap)
         return out
@@ -449,7 +470,6 @@ def _live_buffers() -> dict[int, Buffer]:
 # id(tensor) -> [weak reference, the UOp its buffers were listed for, ids of the buffers its graph reads]: the live
 # tensors that may be lazy readers of storage (filled from `inplace.recent`, pruned as they die or are realised)
 _watch: dict[int, list[Any]] = {}
-_BUFFER = Ops.BUFFER
 
 
 def _keep_old_values(program: CapturedProgram | None, ins: list[Buffer | None]) -> None:

@@ -630,3 +630,30 @@ def test_replay_of_small_matmuls_caps_blas_threads_and_restores_them() -> None:
     program = next(iter(f.captures.values()))
     assert program.blas_cap == (1 if program.gemm_kernels else 0)  # a matmul kernel calls BLAS (with SciPy)
     assert [(i["filepath"], i["num_threads"]) for i in threadpoolctl.threadpool_info()] == before
+
+
+def test_intermediates_nothing_else_holds_stop_costing_a_step_per_replay() -> None:
+    held: list[Tensor] = []
+
+    def body(t: Tensor, keep: bool) -> Tensor:
+        a = (t * 2).realize()
+        b = (a + 1).realize()
+        if keep:
+            held.append(b)  # an intermediate that outlives the capture: its version must still change per replay
+        return b.exp()
+
+    x = arr(16)
+    for keep in (False, True):
+        f = lazyarr.jit(lambda t, keep=keep: body(t, keep))
+        for k in range(6):
+            np.testing.assert_allclose(f(Tensor(x + k)).numpy(), np.exp((x + k) * 2 + 1), rtol=1e-6)
+        program = next(iter(f.captures.values()))
+        if not keep:  # the two intermediates were dropped, and the one-kernel-style fast path applies
+            assert program.written_bufs == [] and program.replay.__name__ == "_replay_single"
+        else:
+            buf = held[-1].uop.arg
+            assert [b is buf for b in program.written_bufs].count(True) == 1
+            before = buf.version
+            f(Tensor(x))
+            assert buf.version == before + 1
+            np.testing.assert_allclose(held[-1].numpy(), x * 2 + 1, rtol=1e-6)  # the latest replay's value

@@ -430,7 +430,7 @@ class _Renderer:
                        f"{pad}    for {rename[v]} in range({v}_b, {v}_b + {v}_m, {max(1, 64 // itemsize)}):"]
         self.lines += [f"{pad}        {line}" for line in lines]
 
-    def cone(self, name: str, roots: set[str], inside: set[str] = frozenset()) -> list[Instr] | None:  # type: ignore[assignment]
+    def cone(self, name: str, roots: set[str], inside: frozenset[str] | set[str] = frozenset()) -> list[Instr] | None:
         """The instructions (in dependency order) by which `name` depends on the loop variables `roots`, and those
         among `inside` (names a loop defines) that it reads; None when its computation reads memory (a load)."""
         out: list[Instr] = []

@@ -1,7 +1,7 @@
 """The kernel one workload compiles to in two lazyarr checkouts, timed side by side in one process (A/B).
 
 Run: `python benchmarks/compare_kernels.py softmax 4096 --a /path/to/old/checkout --b .` (workloads: softmax,
-log_softmax, row_sum, with `rows` x 1024 float32 rows; sum, 2**24 floats, `rows` ignored). Each checkout renders
+log_softmax, row_sum, with `rows` x `--cols` (1024) float32; sum, 2**24 floats, `rows` ignored). Each checkout renders
 its kernel in a subprocess; both are then compiled here (each with its own copy of that checkout's Numba helper
 modules), run one thread at a time on the same input, interleaved, and timed by this thread's CPU time (the minimum),
 so the other work of a busy machine changes both alike. Prints the times and whether both give the same bits.
@@ -25,8 +25,8 @@ import numpy as np
 _RENDER = """
 import sys, numpy as np, lazyarr as la
 from lazyarr.kernels import realize
-what, rows = sys.argv[1], int(sys.argv[2])
-x = la.Tensor(np.random.rand(rows, 1024).astype(np.float32)).realize()
+what, rows, cols = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+x = la.Tensor(np.random.rand(rows, cols).astype(np.float32)).realize()
 b = la.Tensor(np.random.rand(1 << 24).astype(np.float32)).realize()
 before = set(realize._kernels)
 {"softmax": lambda: x.softmax(1), "log_softmax": lambda: x.log_softmax(1), "row_sum": lambda: x.sum(1),
@@ -37,12 +37,12 @@ print(repr((k.source, k.lowered.args, k.lowered.outer_size)))
 HELPERS = ("numba_support", "transcendental")
 
 
-def load_kernel(tree: str, tag: str, what: str, rows: int, tmp: str) -> tuple[Any, list[Any], int, bool]:
+def load_kernel(tree: str, tag: str, what: str, rows: int, cols: int, tmp: str) -> tuple[Any, list[Any], int, bool]:
     """(kernel, scalar args, outer size, parallel) of `what` as checkout `tree` renders it, compiled here."""
     tree = os.path.abspath(tree)
     env = {**os.environ, "PYTHONPATH": tree}
-    out = subprocess.run([sys.executable, "-c", _RENDER, what, str(rows)], env=env, cwd=tree, capture_output=True,
-                         text=True, check=True).stdout
+    command = [sys.executable, "-c", _RENDER, what, str(rows), str(cols)]
+    out = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True, check=True).stdout
     source, args, outer = ast.literal_eval(out.strip().splitlines()[-1])
     for helper in HELPERS:
         shutil.copy(os.path.join(tree, "lazyarr", "kernels", f"{helper}.py"), os.path.join(tmp, f"{tag}_{helper}.py"))
@@ -63,17 +63,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("workload", choices=["softmax", "log_softmax", "row_sum", "sum"])
     parser.add_argument("rows", type=int, nargs="?", default=4096)
+    parser.add_argument("--cols", type=int, default=1024)
     parser.add_argument("--a", required=True, help="first checkout (its root directory)")
     parser.add_argument("--b", default=".", help="second checkout (default: this one)")
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
-    n = (1 << 24) if args.workload == "sum" else args.rows * 1024
+    n = (1 << 24) if args.workload == "sum" else args.rows * args.cols
     x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     out_size = {"softmax": n, "log_softmax": n, "row_sum": args.rows, "sum": 64}[args.workload]
     with tempfile.TemporaryDirectory() as tmp:
         sys.path.insert(0, tmp)
-        kernels = {tag: load_kernel(tree, tag, args.workload, args.rows, tmp) for tag, tree in (("a", args.a),
-                                                                                                 ("b", args.b))}
+        trees = {"a": args.a, "b": args.b}
+        kernels = {tag: load_kernel(tree, tag, args.workload, args.rows, args.cols, tmp) for tag, tree in trees.items()}
         outs = {tag: np.zeros(out_size, np.float32) for tag in kernels}
 
         def call(tag: str) -> None:
@@ -93,7 +94,7 @@ def main() -> None:
                     start = time.thread_time()
                     call(tag)
                     best[tag] = min(best[tag], time.thread_time() - start)
-    print(f"{args.workload} ({args.rows} rows): a {best['a'] * 1e3:.3f} ms, b {best['b'] * 1e3:.3f} ms "
+    print(f"{args.workload} ({args.rows} x {args.cols}): a {best['a'] * 1e3:.3f} ms, b {best['b'] * 1e3:.3f} ms "
           f"(b/a {best['b'] / best['a']:.2f}); same bits: {np.array_equal(outs['a'], outs['b'])}")
 
 

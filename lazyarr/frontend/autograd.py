@@ -15,6 +15,7 @@ from lazyarr.graph.autograd import compute_gradient
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import strip_movement
 from lazyarr.graph.uop import UOp
+from lazyarr.helpers import JitError
 from lazyarr.kernels.device import Buffer
 
 if TYPE_CHECKING:
@@ -258,6 +259,23 @@ def _settled(graph: UOp, result: UOp, mapping: dict[UOp, UOp], written: set[Buff
     return _Entry(out, tuple((b, b.version) for b in bufs))
 
 
+class _NoGraph(_Entry):
+    """A value whose graph is not known (a result of a `@lazyarr.jit` replay): a backward through it raises
+    `JitError` with `why`."""
+
+    __slots__ = ()
+
+
+def mark_without_graph(u: UOp, why: str) -> None:
+    """Record that the realised value `u` came from graphs that reached a leaf but are not known (a jit replay runs
+    kernels, not graphs): it requires grad, and a backward through it raises `JitError(why)` instead of passing no
+    gradient. Under `no_grad` nothing is recorded (and an earlier mark of `u` is dropped)."""
+    if _GradMode.enabled:
+        _history[u] = _NoGraph(None, (), why)
+    else:
+        _history.pop(u, None)
+
+
 def forget_history() -> None:
     """Drop the remembered graphs that an in-place write (e.g. an optimizer step) made stale: a backward through
     them raises `InplaceModifiedError` (PyTorch's error) instead of recomputing with the new values."""
@@ -281,6 +299,8 @@ def with_history(root: UOp) -> UOp:
         if entry is not None:
             why = entry.stale()
             if why is not None:
+                if isinstance(entry, _NoGraph):
+                    raise JitError(why)
                 raise InplaceModifiedError(_STALE_MSG.format(what=why))
             assert entry.graph is not None
             memo[node] = with_history(entry.graph)

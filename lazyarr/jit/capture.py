@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from lazyarr.frontend.autograd import mark_without_graph
 from lazyarr.frontend.inplace import all_tensors, own_buffer
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
@@ -32,7 +33,7 @@ from lazyarr.kernels import runtime_numba
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.lower import Gemm, Loop
 from lazyarr.kernels.realize import CompiledKernel, ExecItem
-from lazyarr.kernels.stats import COUNTERS
+from lazyarr.kernels.stats import COUNTERS, new_tally
 
 
 class Capture:
@@ -118,6 +119,7 @@ class CapturedProgram:
         self.n_inputs = len(inputs)
         # outputs: storage created during the call and returned; everything else a replay reuses
         self.out_specs: list[tuple[int, Any, str]] = []
+        self.grad_outs: list[int] = []  # outputs that required grad when captured: a replay marks them (no graph)
         out_pos: dict[int, int] = {}
         self.template = self._template(result, input_pos, created, out_pos)
         # outputs whose first write was partial start every replay from their contents before it
@@ -150,6 +152,9 @@ class CapturedProgram:
         self.n_changing = n_changing
         self.written_inputs = [i for i, b in enumerate(inputs) if b is not None and id(b) in written]
         self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
+        self.lock = threading.Lock()  # replays of this program from several threads take turns
+        self.acquire, self.release = self.lock.acquire, self.lock.release
+        self.tally = new_tally(self.n_kernels, self.bytes_moved, self.flops, self.lock)  # _replay_single's counts
         t = self.template  # the common return value, one whole new tensor, gets a fast path
         plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not t.chain
         self.plain_device = t.device if plain else None
@@ -173,6 +178,8 @@ class CapturedProgram:
                 if id(buf) not in out_pos:
                     out_pos[id(buf)] = len(self.out_specs)
                     self.out_specs.append((buf.size, buf.dtype, buf.device))
+                if value.requires_grad and out_pos[id(buf)] not in self.grad_outs:
+                    self.grad_outs.append(out_pos[id(buf)])
                 return _Leaf(_OUTPUT, out_pos[id(buf)], None, ops, value.device)
             return _Leaf(_FIXED, 0, value.uop, [], value.device)
         if isinstance(value, (tuple, list)):
@@ -262,7 +269,8 @@ class CapturedProgram:
     def _choose_replay(self) -> None:
         """Take `_replay_single` when it applies: one driver, no BLAS thread cap, no storage written in place that
         anything outside can see, every input a buffer, and one whole new Tensor returned."""
-        fast = self.single and not self.blas_cap and not self.written_fixed and not self.written_inputs
+        fast = self.single and not self.blas_cap and not self.written_fixed and not self.written_inputs \
+            and not self.grad_outs
         if fast and self.plain_device is not None and len(self.out_specs) == 1 and self.out_initial[0] is None \
                 and len(self.input_slots) == self.n_inputs:
             self.out_device: str = self.plain_device
@@ -292,72 +300,81 @@ class CapturedProgram:
 
     def replay(self, ins: list[Buffer | None]) -> Any:
         """Run the captured launches on input buffers `ins` (same sizes and dtypes as captured); returns the outputs."""
-        start = time.perf_counter()
-        if self.written_fixed:
-            ins = [_copy(b) if b is not None and id(b) in self.written_fixed else b for b in ins]
-        self.replays += 1
-        if self.replays == self.next_prune:
-            self.next_prune *= 4
-            self._prune_written()
-        for b in self.written_bufs:  # storage written in place: a remembered forward graph reading it is stale
-            b.version += 1
-        for i in self.written_inputs:
-            ins[i].version += 1  # type: ignore[union-attr]
-        arrays = [ins[i].kernel_array() for i in self.input_slots]  # type: ignore[union-attr]
-        outs: list[list[Any]] = []
-        for j, entry in enumerate(self.pool):
-            # last replay's storage when only the pool references it (counts as measured in _new_output)
-            if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
-                entry = self._new_output(j)
-            if self.out_initial[j] is not None:
-                entry[2][...] = self.out_initial[j]
-            outs.append(entry)
-            arrays.append(entry[3])
-        if self.runnable:
-            if self.mode == 2:
-                self._run_steps([ins[i] for i in self.input_slots] + [e[1] for e in outs])  # type: ignore[misc]
-            else:
-                table = self.ctable
-                for k, i in enumerate(self.input_slots):
-                    table[k] = ins[i].address()  # type: ignore[union-attr]
-                k = len(self.input_slots)
-                for j, e in enumerate(outs):
-                    table[k + j] = e[6]
-                if self.blas_cap:
-                    with runtime_numba.blas_threads(self.blas_cap):
-                        self._run_driver(arrays)
+        with self.lock:  # the pointer table and the output pool are shared: one replay at a time
+            start = time.perf_counter()
+            if self.written_fixed:
+                ins = [_copy(b) if b is not None and id(b) in self.written_fixed else b for b in ins]
+            self.replays += 1
+            if self.replays == self.next_prune:
+                self.next_prune *= 4
+                self._prune_written()
+            for b in self.written_bufs:  # storage written in place: a remembered forward graph reading it is stale
+                b.version += 1
+            for i in self.written_inputs:
+                ins[i].version += 1  # type: ignore[union-attr]
+            arrays = [ins[i].kernel_array() for i in self.input_slots]  # type: ignore[union-attr]
+            outs: list[list[Any]] = []
+            for j, entry in enumerate(self.pool):
+                # last replay's storage when only the pool references it (counts as measured in _new_output)
+                if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
+                    entry = self._new_output(j)
+                if self.out_initial[j] is not None:
+                    entry[2][...] = self.out_initial[j]
+                outs.append(entry)
+                arrays.append(entry[3])
+            if self.runnable:
+                if self.mode == 2:
+                    self._run_steps([ins[i] for i in self.input_slots] + [e[1] for e in outs])  # type: ignore[misc]
                 else:
-                    self._run_driver(arrays)
-        COUNTERS.kernels_launched += self.n_kernels
-        COUNTERS.bytes_moved += self.bytes_moved
-        COUNTERS.flops += self.flops
-        COUNTERS.kernel_time += time.perf_counter() - start
-        return self._rebuild(self.template, ins, outs)
+                    table = self.ctable
+                    for k, i in enumerate(self.input_slots):
+                        table[k] = ins[i].address()  # type: ignore[union-attr]
+                    k = len(self.input_slots)
+                    for j, e in enumerate(outs):
+                        table[k + j] = e[6]
+                    if self.blas_cap:
+                        with runtime_numba.blas_threads(self.blas_cap):
+                            self._run_driver(arrays)
+                    else:
+                        self._run_driver(arrays)
+            COUNTERS.kernels_launched += self.n_kernels
+            COUNTERS.bytes_moved += self.bytes_moved
+            COUNTERS.flops += self.flops
+            COUNTERS.kernel_time += time.perf_counter() - start
+            for j in self.grad_outs:  # eager execution would give it an autograd graph; a replay has none
+                mark_without_graph(outs[j][0], f"a tensor returned by a replay of @lazyarr.jit function {self.name} "
+                                   "has no autograd graph (a replay runs the captured kernels, not the Python body), "
+                                   "so no gradient can flow back through it. Call backward() inside the jitted "
+                                   "function (e.g. jit a whole training step), or call the function without jit.")
+            return self._rebuild(self.template, ins, outs)
 
     def _replay_single(self, ins: list[Buffer]) -> Tensor:
         """`replay` for the common case: one driver, every input a buffer, one whole new Tensor returned."""
-        start = perf_counter()
-        entry = self.pool[0]
-        # the sum of the three counts is its value when only the pool holds them iff each count is (none drops
-        # below it: the pool holds its own references, and a Buffer's array is never replaced)
-        if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
-            entry = self._new_output(0)
-        table = self.ctable
-        k = 0
-        for b in ins:
-            table[k] = b._address or b.address()
-            k += 1
-        table[k] = entry[6]
-        self.run_first(self.table_address)
-        counters = COUNTERS
-        counters.kernels_launched += self.n_kernels
-        counters.bytes_moved += self.bytes_moved
-        counters.flops += self.flops
-        counters.kernel_time += perf_counter() - start
+        self.acquire()  # the pointer table and the output pool are shared: one replay at a time (no `with`: slower)
+        try:
+            start = perf_counter()
+            entry = self.pool[0]
+            # the sum of the three counts is its value when only the pool holds them iff each count is (none drops
+            # below it: the pool holds its own references, and a Buffer's array is never replaced)
+            if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
+                entry = self._new_output(0)
+            uop = entry[0]  # held from here on: another replay no longer finds this storage free
+            table = self.ctable
+            k = 0
+            for b in ins:
+                table[k] = b._address or b.address()
+                k += 1
+            table[k] = entry[6]
+            self.run_first(self.table_address)
+            tally = self.tally
+            tally.replays += 1
+            tally.seconds += perf_counter() - start
+        finally:
+            self.release()
         # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own (so
         # jit's watch list of lazy readers, `inplace.recent`, would skip it); under no_grad too, as a new leaf
         t = _new_tensor(Tensor)
-        t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[0], self.out_device, None, None, None
+        t.uop, t.device, t._requires_grad, t.grad, t._ctx = uop, self.out_device, None, None, None
         t._group = group = entry[5]
         ref = _ref(t)  # IdentitySet.add, inline, into both sets (one weak reference serves both)
         refs = all_tensors.refs

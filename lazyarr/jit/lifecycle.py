@@ -61,21 +61,23 @@ def jit(fn: Callable[..., R] | None = None, *, max_captures: int = DEFAULT_MAX_C
     are views or constants are also replayed on copies; in-place writes to a copy are copied back. The signature
     is the inputs' shapes, dtypes and devices plus the values of the other arguments (which must be hashable): a new
     signature (a smaller last batch, another Python float) starts its own lifecycle. At most `max_captures`
-    signatures are captured per function (per instance); beyond that calls run eagerly, with a `JitWarning`.
+    signatures are captured per function (per instance); beyond that calls run eagerly, with a `JitWarning`. So do
+    calls with an input that requires grad (a replay cannot set its `.grad`), also with a `JitWarning`.
 
     Everything else the function touches is baked in: Tensors reached through closures or `self` are used by buffer
     identity (so update state with `assign`, which writes in place: weights, optimizer moments and the RNG counter
     then change on every replay), and Python values computed in the body are frozen. Returned Tensors get fresh
     storage on every replay, so a result is never overwritten by a later call; other returned values are returned as
-    captured. Pending `assign`s are completed at the end of every call, even when nothing returned depends on them,
-    and writes made between calls (`t.assign(...)`, `opt.param_groups[0]["lr"] = ...`) before the next one. Lazy
-    values built before a call keep the values eager execution gives them: the lazy tensors that read storage a
-    replay writes in place are realised before it (all lazy tensors that read storage, before a capture).
+    captured. A replay's results have no autograd graph: a backward through one raises `JitError` (call backward()
+    inside the function). Pending `assign`s are completed at the end of every call, even when nothing returned
+    depends on them, and writes made between calls (`t.assign(...)`, `opt.param_groups[0]["lr"] = ...`) before the
+    next one. Lazy values built before a call keep the values eager execution gives them: the lazy tensors that read
+    storage a replay writes in place are realised before it (all lazy tensors that read storage, before a capture).
 
     Raises:
         JitError: reading tensor data (numpy/item/tolist/bool/float/int) during a capture; a function that launches
             no kernels; a jitted function called inside another; the same buffer passed as two inputs; an argument
-            that is neither a Tensor nor hashable.
+            that is neither a Tensor nor hashable; a backward through a replay's result.
     """
     if fn is None:
         return lambda f: Jit(f, max_captures=max_captures)
@@ -93,6 +95,7 @@ class Jit(Generic[R]):
         self.name = getattr(fn, "__qualname__", repr(fn))
         self.captures: dict[tuple[Any, ...], CapturedProgram] = {}
         self.warmed: set[tuple[Any, ...]] = set()
+        self.eager: set[tuple[Any, ...]] = set()  # signatures with an input that requires grad: always run eagerly
         self.memo: tuple[Any, ...] | None = None  # (shape, dtype, device, program) of the last single-Tensor replay
         self.per_instance: dict[int, Jit[R]] = {}  # id(instance) -> its Jit (removed when the instance dies)
         self.warned = False
@@ -125,6 +128,7 @@ class Jit(Generic[R]):
         """Forget every capture: the next call of each signature runs eagerly again."""
         self.captures.clear()
         self.warmed.clear()
+        self.eager.clear()
         self.memo = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> R:
@@ -141,8 +145,9 @@ class Jit(Generic[R]):
             return self.fn(*args, **kwargs)
         if pending_writes[0]:  # writes made before this call: a replay must see them, a capture must not record them
             _complete_writes()
+        # one whole-buffer Tensor that does not require grad: the key _signature gives, without its loops
         if not kwargs and len(args) == 1 and self.owner is None and isinstance(a := args[0], Tensor) \
-                and (u := a.uop).op is _BUFFER:  # one whole-buffer Tensor: what _signature gives, without its loops
+                and (u := a.uop).op is _BUFFER and not a._requires_grad:
             memo = self.memo  # the last single-Tensor signature replayed: equal shapes compare without a key's hash
             if memo is not None and u.dtype is memo[1] and a.device == memo[2] and u.shape == memo[0]:
                 program = memo[3]
@@ -171,6 +176,8 @@ class Jit(Generic[R]):
             out = program.replay(bufs)
             _write_back(tensors, replaced, {i for i in program.written_inputs if i in replaced})
             return out  # type: ignore[no-any-return]
+        if key in self.eager:
+            return self._run(args, kwargs, None)
         bufs, replaced = _prepare_inputs(tensors)
         if key not in self.warmed:  # runs eagerly, on the inputs as given (a write to a view input reaches its base)
             if len(self.warmed) >= self.max_captures:
@@ -179,6 +186,15 @@ class Jit(Generic[R]):
             out = self._run(args, kwargs, None)
             self.warmed.add(key)
             return out
+        if any(t._requires_grad for t in tensors):
+            # a replay would not set the input's .grad nor give the results an autograd graph reaching it: Python
+            # state that only the body makes
+            self.eager.add(key)
+            warnings.warn(f"@lazyarr.jit {self.name}: an input Tensor requires grad; calls with such inputs run "
+                          "eagerly, since a replay (which does not run the Python body) cannot set its .grad or give "
+                          "the results an autograd graph. To jit it, pass tensors that do not require grad and reach "
+                          "parameters through a closure or self.", JitWarning, stacklevel=2)
+            return self._run(args, kwargs, None)
         # the capture cannot tell which storage the body writes before it runs: every lazy reader of storage is
         # realised first (once per capture), so a write the capture records is never undone for it by a replay
         _keep_old_values(None, bufs)
@@ -247,7 +263,8 @@ def _signature(args: tuple[Any, ...], kwargs: dict[str, Any],
         if isinstance(a, Tensor):  # the common case, inline
             u = a.uop
             tensors.append(a)
-            key.append((_TENSOR, u.shape, u.dtype, a.device))
+            key.append((_TENSOR, u.shape, u.dtype, a.device, True) if a._requires_grad else
+                       (_TENSOR, u.shape, u.dtype, a.device))
             base = u.src[0] if u.op is Ops.RESHAPE else u  # a reshape keeps the element count: the whole buffer
             if bufs is not None and base.op is Ops.BUFFER:
                 bufs.append(base.arg)
@@ -282,7 +299,8 @@ def _plain_buffers(new: list[Tensor], bufs: list[Buffer | None]) -> list[Buffer 
 def _key_item(v: Any, tensors: list[Tensor], key: list[Any], top: bool) -> None:
     if isinstance(v, Tensor):
         tensors.append(v)
-        key.append((_TENSOR, v.uop.shape, v.uop.dtype, v.device))
+        key.append((_TENSOR, v.uop.shape, v.uop.dtype, v.device, True) if v._requires_grad else
+                   (_TENSOR, v.uop.shape, v.uop.dtype, v.device))
     elif top and isinstance(v, (list, tuple)):
         key.append((type(v), len(v)))
         for e in v:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+import threading
+
 import numpy as np
 import pytest
 
@@ -657,3 +660,82 @@ def test_intermediates_nothing_else_holds_stop_costing_a_step_per_replay() -> No
             f(Tensor(x))
             assert buf.version == before + 1
             np.testing.assert_allclose(held[-1].numpy(), x * 2 + 1, rtol=1e-6)  # the latest replay's value
+
+
+def test_one_jitted_function_called_from_several_threads() -> None:
+    # a program's pointer table and output pool are shared: concurrent replays must take turns, or one thread's
+    # inputs and output storage leak into another's call
+    f = lazyarr.jit(lambda x: (x * 2 + 1).exp().log())
+    errors: list[tuple[float, float]] = []
+
+    def worker(k: int) -> None:
+        for i in range(150):
+            x = np.full(4096, k + i / 1000, np.float32)
+            got = f(Tensor(x)).numpy()
+            if not np.allclose(got, x * 2 + 1, rtol=1e-5):
+                errors.append((float(got[0]), float(x[0] * 2 + 1)))
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, in the middle of a replay
+    try:
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+
+
+def test_backward_through_a_replayed_result_raises() -> None:
+    # a replay runs kernels, not graphs: its result has no autograd graph, so a backward through it must say so
+    # (it used to raise "does not require grad", and the same code without jit computes the gradient)
+    w = Tensor(np.ones(3, np.float32), requires_grad=True)
+    f = lazyarr.jit(lambda x: (x * w).sum())
+    for i in range(4):
+        x = arr(3) + i
+        loss = f(Tensor(x))
+        np.testing.assert_allclose(loss.numpy(), x.sum(), rtol=1e-6)
+        assert loss.requires_grad
+        w.grad = None
+        if i < 2:  # run by the Python body: a graph
+            loss.backward()
+            np.testing.assert_allclose(w.grad.numpy(), x, rtol=1e-6)
+        else:
+            with pytest.raises(JitError, match="no autograd graph"):
+                (loss * 2).backward()
+    with lazyarr.no_grad():
+        assert not f(Tensor(arr(3))).requires_grad
+
+
+def test_inputs_that_require_grad_run_eagerly() -> None:
+    # a replay cannot set an input's .grad (Python state the body makes): such signatures run eagerly, with a warning
+    def f(x: Tensor) -> Tensor:
+        loss = (x * x).sum()
+        loss.backward()
+        return loss
+
+    jf = lazyarr.jit(f)
+    with pytest.warns(JitWarning, match="requires grad"):
+        for i in range(5):
+            x = arr(3) + i
+            t = Tensor(x, requires_grad=True)
+            np.testing.assert_allclose(jf(t).numpy(), (x * x).sum(), rtol=1e-6)
+            np.testing.assert_allclose(t.grad.numpy(), 2 * x, rtol=1e-6)
+    assert len(jf.captures) == 0
+    w = Tensor(np.ones(3, np.float32), requires_grad=True)  # a parameter passed as the input: updated every call
+    opt = lazyarr.optim.SGD([w], lr=0.1)
+
+    @lazyarr.jit
+    def step(p: Tensor) -> Tensor:
+        opt.zero_grad()
+        loss = (p * p).sum()
+        loss.backward()
+        opt.step()
+        return loss
+
+    with pytest.warns(JitWarning, match="requires grad"):
+        for _ in range(5):
+            step(w)
+    np.testing.assert_allclose(w.numpy(), np.full(3, 0.8**5, np.float32), rtol=1e-5)

@@ -106,6 +106,18 @@ TRIG_SMALL_LIMIT = {"f32": "np.float32(1048576.0)", "f64": "np.float64(536870912
 TRIG_BLOCK = 512
 TRANSCENDENTAL_IMPORTS += [f"{name}_{t}_small" for name in TRIG.values() for t in ("f32", "f64")]
 
+# Loop fission. An innermost elementwise loop whose body holds several long-latency calls (Black-Scholes: a log, an
+# exp, two erfs, divisions) has a vectorised body longer than the CPU's out-of-order window, so one vector iteration
+# barely overlaps the next and the loop runs at the latency of its dependency chain. Such a loop runs in blocks of
+# FISSION_BLOCK elements, each block as a few shorter loops ("stages", cut at about FISSION_STAGE_COST of the costs
+# below) that pass the values a later stage needs through scratch arrays on the stack. Loads, constants and index
+# arithmetic are computed again where needed instead. Each element's value is the same; only loops that do not read
+# a buffer they store to are split, so the reordering of loads and stores cannot be observed.
+FISSION_COST = {Ops.ERF: 4, Ops.POW: 6, Ops.TAN: 4, Ops.TANH: 3, Ops.LOG1P: 3, Ops.EXPM1: 3, Ops.DIV: 1, Ops.SQRT: 1,
+                **{op: 2 for op in (Ops.EXP, Ops.EXP2, Ops.LOG, Ops.LOG2, Ops.SIN, Ops.COS)}}
+FISSION_STAGE_COST = 6
+FISSION_BLOCK = 256
+
 
 class _Renderer:
     def __init__(self, prog: Program) -> None:
@@ -116,6 +128,7 @@ class _Renderer:
         self.ref: dict[str, str] = {}  # SSA name -> how it is read and written, when not as itself (lanes)
         self.lanes: list[str] = []  # SSA names kept per lane, in arrays of LANES elements
         self.trig_small = False  # rendering the small-argument side of a trig loop (see TRIG)
+        self.fission_scratch: list[str] = []  # SSA names passed between the stages of a split loop
         self.defs = {s.name: s for s in _instrs(prog.body)}  # every SSA instruction by name
         self.trips: dict[str, str] = {}  # loop variable -> its extent (all threads' chunks together), plain loops
 
@@ -171,6 +184,8 @@ class _Renderer:
             self.lane_loop(s, depth)
         elif isinstance(s, Loop) and (trig := self.trig_checks(s))[0]:
             self.trig_loop(s, *trig, depth)
+        elif isinstance(s, Loop) and len(stages := self.fission_stages(s)) > 1:
+            self.fission_loop(s, stages, depth)
         elif isinstance(s, Loop):
             self.dtypes[s.var] = dtypes.int64
             rng = "range(start, end)" if s.parallel else f"range({s.extent})"
@@ -306,6 +321,77 @@ class _Renderer:
             for s in loop.body:
                 self.stmt(s, depth + 3)
         self.trig_small = False
+
+    def fission_stages(self, loop: Loop) -> list[list[Stmt]]:
+        """The stages of innermost elementwise `loop` when it is worth splitting (see FISSION_BLOCK), else [body]:
+        consecutive runs of its instructions, each Store in the last stage."""
+        body = loop.body
+        if self.ref or self.trig_small or not all(isinstance(s, (Instr, Store)) for s in body):
+            return [body]
+        stored = {s.buf for s in body if isinstance(s, Store)}
+        if any(isinstance(s, Instr) and s.op == "load" and s.arg in stored for s in body):
+            return [body]
+        cost = [FISSION_COST.get(s.op, 0) if isinstance(s, Instr) and s.dtype.is_float else 0 for s in body]
+        count = min((sum(cost) + FISSION_STAGE_COST // 2) // FISSION_STAGE_COST, sum(c > 0 for c in cost))
+        if count < 2:
+            return [body]
+        stages: list[list[Stmt]] = [[]]
+        done, target = 0, sum(cost) / count
+        for s, c in zip(body, cost):
+            if isinstance(s, Store):
+                continue
+            stages[-1].append(s)
+            done += c
+            if done >= target * len(stages) and len(stages) < count:
+                stages.append([])
+        stages[-1] += [s for s in body if isinstance(s, Store)]
+        return [st for st in stages if st]
+
+    def fission_loop(self, loop: Loop, stages: list[list[Stmt]], depth: int) -> None:
+        """`loop` in blocks of FISSION_BLOCK, each block running `stages` one after another."""
+        pad, v = "    " * depth, loop.var
+        start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
+        self.dtypes[v] = dtypes.int64
+        defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
+        stage_of = {s.name: k for k, st in enumerate(stages) for s in st if isinstance(s, Instr)}
+
+        def cheap(name: str) -> bool:  # computed again in a later stage rather than passed through scratch
+            ins = defs[name]
+            return ins.op in ("const", "fparam", "load") or (not ins.dtype.is_float and not ins.dtype.is_bool and all(
+                src not in defs or cheap(src) for src in ins.srcs))
+
+        redo: list[set[str]] = [set() for _ in stages]  # computed again in stage k
+        reads: list[set[str]] = [set() for _ in stages]  # read from scratch in stage k
+        for k, st in enumerate(stages):
+            stack = [src for s in st for src in ((s.index, s.src) if isinstance(s, Store) else s.srcs)]
+            while stack:
+                name = stack.pop()
+                if name not in defs or stage_of[name] == k or name in redo[k]:
+                    continue
+                if cheap(name):
+                    redo[k].add(name)
+                    stack.extend(defs[name].srcs)
+                else:
+                    reads[k].add(name)
+        passed = set().union(*reads)
+        self.lines += [f"{pad}for {v}_f in range({start}, {stop}, {FISSION_BLOCK}):",
+                       f"{pad}    for {v}_q in range(min({FISSION_BLOCK}, {stop} - {v}_f)):",
+                       f"{pad}        {v} = {v}_f + {v}_q"]
+        inner = pad + "        "
+        for k, st in enumerate(stages):
+            if k:
+                self.lines += [f"{pad}    for {v}_q in range(min({FISSION_BLOCK}, {stop} - {v}_f)):",
+                               f"{pad}        {v} = {v}_f + {v}_q"]
+            for s in loop.body:  # what this stage reads from earlier stages, in the original order
+                if isinstance(s, Instr) and s.name in redo[k]:
+                    self.stmt(s, depth + 2)
+                elif isinstance(s, Instr) and s.name in reads[k]:
+                    self.lines.append(f"{inner}{s.name} = {s.name}_s[{v}_q]")
+            for s in st:
+                self.stmt(s, depth + 2)
+                if isinstance(s, Instr) and s.name in passed:
+                    self.lines.append(f"{inner}{s.name}_s[{v}_q] = {s.name}")
+        self.fission_scratch += sorted(passed)
 
     def blocked_sum(self, loop: Loop) -> AccUpdate | None:
         """The float32/float64 sum a `blocked` loop accumulates, if that is what it does."""
@@ -489,6 +575,8 @@ class _Renderer:
         # kernels stay Numba-only (not native.py-loadable); lane scratch is on the stack (no allocation per launch)
         scratch = [f"    tmp_{t} = np.empty(REDUCE_BLOCK, np.float{t[1:]})" for t in sorted(self.scratch)]
         scratch += [f"    {n}_l = stack_empty(LANES, {np_type(self.dtypes[n])})" for n in self.lanes]
+        scratch += [f"    {n}_s = stack_empty({FISSION_BLOCK}, {np_type(self.dtypes[n])})"
+                    for n in self.fission_scratch]
         return "\n".join(head + scratch + self.lines) + "\n"
 
 

@@ -9,21 +9,20 @@ to packed AVX/AVX-512 code. NumPy's special values throughout: exp(1000) = inf, 
 pow per C99 (pow(x, 0) = 1, pow(-8, 1/3) = nan, pow(-2, 3) = -8, pow(-0, -1) = -inf), signed zeros, subnormals.
 
 Method: range reduction, then minimax polynomials fitted by ``fit_minimax`` (Remez in long double; ``python -m
-lazyarr.kernels.transcendental`` reprints the tables); pi, ln 2 and 2/pi come from integer arithmetic below.
-Cody-Waite constants are split so that k * chunk is exact; 2**k is applied as two normal factors so overflow and
-subnormal results round once; log splits the mantissa at sqrt(1/2). float32 exp, exp2, log, log2, sin, cos, tanh,
-sigmoid and erf compute in float32 (8 lanes per AVX register; their integer steps go through ``_i32``, since Numba
-widens int32 arithmetic to int64 and LLVM cannot always narrow it back, which splits a loop into 2 x 4 lanes);
-float32 expm1, log1p, tan and pow compute in float64 with shorter polynomials, where float32 would cancel too much
-for 2 ulp. float32 sin/cos below |x| = 2**20 reduce by Cody-Waite in float32 with fused multiply-adds to a remainder
-hi + lo and evaluate float32 polynomials (``_reduce_f32_fast``, ``_sin_qr_f32``; without lo, max 2 ulp for 15% less
-time); float32 tan below 2**20 reduces by Cody-Waite in float64; larger float32 arguments go through a table-free
-Payne-Hanek (``_reduce_f32``) and sin/cos/tan of the float64 remainder in float64, rounded once. float64
-sin/cos/tan use an
-error-free Cody-Waite below |x| = 2**29 and call libm above it. Both full functions branch, so loops calling them
-stay scalar (LLVM vectorises a branch by running both sides; llvm.sin would be speculated into every lane). Kernels
-use ``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there), which vectorise: they check
-each block of arguments first and call the full functions only for a block holding a large, inf or NaN argument
+lazyarr.kernels.transcendental`` reprints the tables); pi, ln 2 and 2/pi come from integer arithmetic below. Cody-Waite
+constants are split so that k * chunk is exact; 2**k is applied as two normal factors so overflow and subnormal results
+round once; log splits the mantissa at sqrt(1/2). float32 exp, exp2, log, log2, sin, cos, tan, tanh, sigmoid and erf
+compute in float32 (8 lanes per AVX register; their integer steps go through ``_i32``, since Numba widens int32
+arithmetic to int64 and LLVM cannot always narrow it back, which splits a loop into 2 x 4 lanes); float32 expm1, log1p
+and pow compute in float64 with shorter polynomials, where float32 would cancel too much for 2 ulp. float32 sin/cos/tan
+below |x| = 2**20 reduce by Cody-Waite in float32 with fused multiply-adds to a remainder hi + lo and evaluate float32
+polynomials (``_reduce_f32_fast``, ``_sin_qr_f32``, ``tan_f32_small``; without lo, max 2 ulp for 15% less time; tan's
+cotangent side divides once, corrected by a Newton step); larger float32 arguments go through a table-free Payne-Hanek
+(``_reduce_f32``) and sin/cos/tan of the float64 remainder in float64, rounded once. float64 sin/cos/tan use an
+error-free Cody-Waite below |x| = 2**29 and call libm above it. Both full functions branch, so loops calling them stay
+scalar (LLVM vectorises a branch by running both sides; llvm.sin would be speculated into every lane). Kernels use
+``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there), which vectorise: they check each block
+of arguments first and call the full functions only for a block holding a large, inf or NaN argument
 (render_numba.TRIG). A float32 sin loop is 1.7x faster than with a Payne-Hanek in every lane, and it compiles faster.
 pow_f64 keeps log|x| and y log|x| in double-double.
 
@@ -52,7 +51,8 @@ sigmoid), over 2**16 log-uniform inputs plus focus ranges and special values per
 tests/unit/test_transcendental.py (run with -s to print them). sin/cos/tan_f32 (and the _small variants below 2**20)
 were also run on every float32 of both signs in the binades of 2**-1, 1, 2, 4, 8, 2**10, 2**19, 2**20, 2**21, 2**60,
 2**100 and 2**127, sin/cos/tan_f32_small on the three float32s nearest each multiple of pi/2 below 2**20, and erf_f32
-on every float32 in [0.6, 1.4] (around its switch at 0.921875): max 1 ulp; since sin/cos_f32 below 2**20 compute in
+on every float32 in [0.6, 1.4] (around its switch at 0.921875): max 1 ulp (every float32 in [0.5, 4.5]:
+error at most 1.05 ulp of the exact value); since sin/cos_f32 below 2**20 compute in
 float32, again on every float32 in [2**-13, 2**20) and in the binades of 2**-127, 2**-126, 2**-100, 2**-40, 2**-20:
 max 1 ulp (3-9% of each binade in [1, 2**20) off by 1).
 
@@ -235,7 +235,7 @@ _PIO2 = math.pi / 2
 _TWO_OVER_PI_F = 2.0 / math.pi
 _PIO2_F64 = _chunks(_PI, _P + 1, 23, 5)  # float64 arguments: exact k * chunk for |k| < 2**30
 _F64_TRIG_LIMIT = float(2**29)  # |x| beyond this: float64 sin/cos/tan fall back to libm (see module docstring)
-_F32_TRIG_SMALL = F32(2.0**20)  # float32 |x| below this: Cody-Waite (sin/cos in float32, tan in float64)
+_F32_TRIG_SMALL = F32(2.0**20)  # float32 |x| below this: Cody-Waite and polynomials in float32
 # k * chunk + x, fused, is exact for the first chunk (see _reduce_f32_fast); 96 bits of pi/2 in all
 _MINUS_PIO2_F32 = tuple(F32(-c) for c in _chunks(_PI, _P + 1, 24, 4))
 _TWO_OVER_PI_F32 = F32(2.0 / math.pi)
@@ -260,6 +260,7 @@ _TWO_THIRDS_LO = float(np.longdouble(2) / 3 - np.longdouble(_TWO_THIRDS_HI))
 _ERF_SMALL = 0.84375  # |x| below: erf by its odd polynomial; above: 1 - erfc
 _ERF_SMALL_F32 = 0.921875  # the same for float32, whose 1 - erfc side stops at 4 (erf rounds to 1 from 3.92)
 _ERFC_MOBIUS = 3.0  # erfc(x) e**(x*x) is fitted in s = (x - 3) / (x + 3)
+_ERFC_CENTER_F32 = 1.5  # float32: erfc(x) e**(x*x) is fitted in u = x - 1.5 (no division)
 
 
 def _f32_tuple(*values: float) -> tuple[np.float32, ...]:
@@ -321,6 +322,8 @@ _COS_LOW = (0.04166666661910677, -0.0013888883467257482, 2.4799451551284795e-05,
 _SIN_F32 = _f32_tuple(-0.1666665, 0.00833187, -0.00019477273)
 # degree 2, max weighted error 2**-31.0
 _COS_F32 = _f32_tuple(0.04166665, -0.001388735, 2.4424677e-05)
+# degree 6, max weighted error 2**-28.1
+_TAN_F32 = _f32_tuple(0.33333376, 0.13331829, 0.054152094, 0.020819083, 0.012002286, -0.0013459803, 0.0050631766)
 # degree 4, max weighted error 2**-29.5
 _TANH_F32 = _f32_tuple(-0.33333313, 0.13332452, -0.05383743, 0.021007463, -0.006179816)
 # degree 10, max weighted error 2**-56.4
@@ -334,9 +337,9 @@ _ERFC_F64 = (0.17900115118138996, -0.3262335600430372, 0.24560380171233118, -0.1
              -0.02439249931895711, 0.004269136334603386, 0.0007077464494331902, -0.000597061986214774,
              4.5255085101841765e-05, 6.405692687888687e-05, -1.2858037435363006e-05, -7.979236827566992e-06,
              2.1046758427019783e-06, 1.2457246820343334e-06, -2.504393090959724e-07, -1.8826765570783753e-07)
-# degree 7, max weighted error 2**-28.4
-_ERFC_F32 = _f32_tuple(0.17900115, -0.32623354, 0.24560387, -0.15011801, 0.07165568, -0.02434455, 0.004660754,
-                       0.0015539281)
+# degree 8, max weighted error 2**-27.7
+_ERFC_F32 = _f32_tuple(0.3215854, -0.16362268, 0.07615396, -0.0329325, 0.013346242, -0.005144507, 0.001983224,
+                       -0.000690839, 0.000130104)
 # fmt: on
 # END TABLES
 
@@ -731,7 +734,9 @@ def cos_f32(x):  # type: ignore[no-untyped-def]
 
 @_jit
 def tan_f32(x):  # type: ignore[no-untyped-def]
-    """tan x for every float32 (the quotient in float64)."""
+    """tan x for every float32 (above 2**20: the quotient in float64)."""
+    if abs(x) < _F32_TRIG_SMALL:
+        return tan_f32_small(x)
     q, r = _reduce_f32(x)
     return _tan_qr(q, r) if abs(x) < F32(np.inf) else x - x
 
@@ -786,9 +791,22 @@ def cos_f32_small(x):  # type: ignore[no-untyped-def]
 
 @_jit_inline
 def tan_f32_small(x):  # type: ignore[no-untyped-def]
-    """tan x for float32 |x| < _F32_TRIG_SMALL (same bits as tan_f32 there)."""
-    q, r = _reduce_f32_small(x)
-    return _tan_qr(q, r)
+    """tan x for float32 |x| < _F32_TRIG_SMALL (the bits tan_f32 gives there), in float32 arithmetic.
+
+    With x = q pi/2 + hi + lo: tan(hi + lo) = hi + p + lo sec**2 = d + d_lo (p = hi**3 P(hi*hi); d rounded once, its
+    rounding error d_lo exact), the answer for even q; for odd q, -1/(d + d_lo) by a Newton step from y0 = 1/d whose
+    residual 1 - y0 d is exact (fused multiply-add), so that the quotient is not rounded twice."""
+    q, hi, lo = _reduce_f32_fast(x)
+    z = hi * hi
+    p = hi * z * _horner(z, _TAN_F32)
+    t1 = hi + p
+    ts = _fma(lo, _fma(t1, t1, F32(1.0)), p)
+    d = hi + ts
+    d_lo = (hi - d) + ts
+    y0 = F32(1.0) / d
+    cot = _fma(y0, _fma(-y0, d, F32(1.0)) - y0 * d_lo, y0)
+    t = -cot if _i32("and", q, 1) != 0 else d
+    return x if x == F32(0.0) else t
 
 
 @_jit
@@ -941,15 +959,27 @@ def erf_f64(x):  # type: ignore[no-untyped-def]
     return _erf64(x, _ERF_F64, _ERFC_F64, _EXP_F64)
 
 
+@_jit
+def _exp_erfc_f32(x):  # type: ignore[no-untyped-def]
+    """e**x in float32 arithmetic for x in [-16, -0.8] (or NaN), as exp_f32 there: the result is normal, so there is
+    no clamping and 2**n is one factor built from the bits of t."""
+    t = x * _LOG2E_F32 + _ROUND_F32
+    n = t - _ROUND_F32
+    r = (x - n * _LN2_HI_F32) - n * _LN2_LO_F32
+    p = F32(1.0) + (r + r * r * _horner(r, _EXP_F32))
+    return p * _float(_i32("shl", _i32("add", _bits(t), 127 - _ROUND_BITS_F32), 23))
+
+
 @_jit_inline
 def erf_f32(x):  # type: ignore[no-untyped-def]
-    """Error function: x + x P(x*x) below _ERF_SMALL_F32, 1 - e**-(b*b) G(s) above (as `_erf64`, in float32; the
-    rounding of b*b moves the result by < 0.2 ulp there, since erfc is small where b*b is large)."""
+    """Error function: x + x P(x*x) below _ERF_SMALL_F32, 1 - e**-(b*b) G(b - 1.5) above (b = |x| clamped to 4, where
+    erf rounds to 1), in float32 arithmetic. G is fitted relative to erf itself, so it needs no division; the
+    rounding of b*b moves the result by < 0.2 ulp, since erfc is small where b*b is large."""
     a = abs(x)
     small = a + a * _horner(a * a, _ERF_F32)
     b = _clamp(a, F32(_ERF_SMALL_F32), F32(4.0))
-    g = _horner((b - F32(_ERFC_MOBIUS)) / (b + F32(_ERFC_MOBIUS)), _ERFC_F32)
-    big = F32(1.0) - exp_f32(-(b * b)) * g
+    g = _horner(b - F32(_ERFC_CENTER_F32), _ERFC_F32)
+    big = F32(1.0) - _exp_erfc_f32(-(b * b)) * g
     return math.copysign(small if a <= F32(_ERF_SMALL_F32) else big, x)
 
 
@@ -1131,6 +1161,7 @@ def _specs() -> dict[str, tuple]:
     sin_w = lambda z: z / np.abs(1 + z * sin_s(z))
     cos_w = lambda z: z * z / np.abs(1 - z / 2 + z * z * cos_c(z))
     tanh_z = _LD(0.5625) ** 2
+    tan_p = lambda z: (np.tan(np.sqrt(z)) - np.sqrt(z)) / (z * np.sqrt(z))  # tan r = r + r**3 P(r*r)
     tanh_p = lambda z: (np.tanh(np.sqrt(z)) - np.sqrt(z)) / (z * np.sqrt(z))  # tanh x = x + x**3 P(x*x)
     erf_p = lambda z: _erf_ld(np.sqrt(z)) / np.sqrt(z) - 1
     erf_w = lambda z: np.sqrt(z) / _erf_ld(np.sqrt(z))
@@ -1138,7 +1169,7 @@ def _specs() -> dict[str, tuple]:
     from_s = lambda s: k * (1 + s) / (1 - s)
     erfc_g = lambda s: _erfc_scaled_ld(from_s(s))
     s_lo, s_hi = (_LD(_ERF_SMALL) - k) / (_LD(_ERF_SMALL) + k), (_LD(6) - k) / (_LD(6) + k)
-    s_lo32, s_hi32 = (_LD(_ERF_SMALL_F32) - k) / (_LD(_ERF_SMALL_F32) + k), (_LD(4) - k) / (_LD(4) + k)
+    c32, lo32 = _LD(_ERFC_CENTER_F32), _LD(_ERF_SMALL_F32)
     tiny = _LD(1e-12)
     return {
         "_EXP_F32": ("f32", exp_p, -h, h, 4, exp_w),
@@ -1159,11 +1190,13 @@ def _specs() -> dict[str, tuple]:
         "_COS_LOW": ("f64", cos_c, trig_z * tiny, trig_z, 3, cos_w),
         "_SIN_F32": ("f32", sin_s, trig_z32 * tiny, trig_z32, 2, sin_w),
         "_COS_F32": ("f32", cos_c, trig_z32 * tiny, trig_z32, 2, cos_w),
+        "_TAN_F32": ("f32", tan_p, trig_z32 * tiny, trig_z32, 6, lambda z: z * np.sqrt(z) / np.tan(np.sqrt(z))),
         "_TANH_F32": ("f32", tanh_p, tanh_z * _LD(1e-6), tanh_z, 4, lambda z: z * np.sqrt(z) / np.tanh(np.sqrt(z))),
         "_ERF_F64": ("f64", erf_p, tiny, _LD(_ERF_SMALL) ** 2, 10, erf_w),
         "_ERF_F32": ("f32", erf_p, tiny, _LD(_ERF_SMALL_F32) ** 2, 6, erf_w),
         "_ERFC_F64": ("f64", erfc_g, s_lo, s_hi, 16, lambda s: 1 / erfc_g(s)),
-        "_ERFC_F32": ("f32", erfc_g, s_lo32, s_hi32, 7, lambda s: 1 / erfc_g(s)),
+        "_ERFC_F32": ("f32", lambda u: _erfc_scaled_ld(u + c32), lo32 - c32, _LD(4) - c32, 8,
+                      lambda u: np.exp(-((u + c32) ** 2)) / _erf_ld(u + c32)),
     }
 
 

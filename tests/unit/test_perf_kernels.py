@@ -179,6 +179,61 @@ def test_trig_blocks_with_large_inf_nan_arguments_match_numpy(op: str, dtype: ty
     np.testing.assert_array_equal(fused, unfused)
 
 
+def _option_prices(s: Tensor, k: Tensor, t: Tensor) -> tuple[Tensor, Tensor]:
+    """Black-Scholes call and put: a log, an exp, two erfs, a sqrt and divisions in one loop (split into stages)."""
+    sq = t.sqrt() * 0.3
+    d1 = ((s / k).log() + 0.065 * t) / sq
+    disc = k * (t * -0.02).exp()
+    c1, c2 = 0.5 + 0.5 * (d1 * 0.7071067811865476).erf(), 0.5 + 0.5 * ((d1 - sq) * 0.7071067811865476).erf()
+    return s * c1 - disc * c2, disc * (1 - c2) - s * (1 - c1)
+
+
+def _np_option_prices(s: np.ndarray, k: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    erf = np.vectorize(__import__("math").erf)
+    sq = np.sqrt(t) * 0.3
+    d1 = (np.log(s / k) + 0.065 * t) / sq
+    disc = k * np.exp(t * -0.02)
+    c1, c2 = 0.5 + 0.5 * erf(d1 * 0.7071067811865476), 0.5 + 0.5 * erf((d1 - sq) * 0.7071067811865476)
+    return s * c1 - disc * c2, disc * (1 - c2) - s * (1 - c1)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_split_loops_match_numpy_and_unfused_over_views_and_chunks(dtype: type) -> None:
+    # a long elementwise body runs as stages over blocks of FISSION_BLOCK: every element must get the bits the plain
+    # loop gives, for lengths that are not whole blocks, strided/broadcast/transposed inputs and threaded chunks
+    s_all = rng.uniform(5, 30, (7, 2 * 301)).astype(dtype)
+    k_row = rng.uniform(1, 100, 301).astype(dtype)
+    t_t = rng.uniform(0.25, 10, (301, 7)).astype(dtype)
+    arrays = (s_all[:, ::2], k_row, t_t.T)
+    assert all("_f in range(" not in src for src in _sources(lambda: Tensor(k_row).exp()))
+    srcs = _sources(lambda: _option_prices(*[Tensor(a) for a in arrays])[0])
+    assert len(srcs) == 1 and "_f in range(" in srcs[0] and "_s[" in srcs[0]
+    want = _np_option_prices(*(a.astype(np.float64) for a in arrays))
+    with Context(PARALLEL_MIN=500, NUM_THREADS=2):
+        call, put = _option_prices(*[Tensor(a) for a in arrays])
+        call.realize(put)
+    with Context(FUSE=0):
+        unfused = [x.numpy() for x in _option_prices(*[Tensor(a) for a in arrays])]
+    for got, ref, plain in zip((call.numpy(), put.numpy()), want, unfused):
+        np.testing.assert_array_equal(got, plain)
+        np.testing.assert_allclose(got, ref, rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-4)
+
+
+def test_loop_storing_to_a_buffer_it_reads_is_not_split() -> None:
+    x = rng.uniform(1, 2, 1000).astype(np.float32)
+    def step(t: Tensor) -> Tensor:
+        return t.assign((t.log() / t.sqrt() + (t * 0.3).erf() + (-t).exp()).erf() / t)
+
+    (src,) = _sources(lambda: step(Tensor(x).realize()))
+    assert "_f in range(" not in src
+    t = Tensor(x).realize()
+    step(t).realize()
+    x64 = x.astype(np.float64)
+    erf = np.vectorize(__import__("math").erf)
+    np.testing.assert_allclose(t.numpy(), erf(np.log(x64) / np.sqrt(x64) + erf(x64 * 0.3) + np.exp(-x64)) / x64,
+                               rtol=1e-5)
+
+
 def test_chain_and_softmax_kernels_are_packed_simd(tmp_path) -> None:  # noqa: ANN001
     a, b, c, d = (Tensor(rng.standard_normal(256).astype(np.float32)).realize() for _ in range(4))
     (src,) = _sources(lambda: a * b + c * (-d).exp() * a.sin())

@@ -173,9 +173,9 @@ def _near_multiples_of_half_pi(limit: float) -> np.ndarray:
     return np.concatenate([m, np.nextafter(m, np.float32(0)), np.nextafter(m, np.float32(np.inf))])
 
 
-@pytest.mark.parametrize("op", ["sin", "cos"])
+@pytest.mark.parametrize("op", ["sin", "cos", "tan"])
 def test_float32_trig_sweep(op: str) -> None:
-    """sin/cos_f32 compute in float32 below 2**20: every other float32 in [1, 2), every 1024th bit pattern below
+    """sin/cos/tan_f32 compute in float32 below 2**20: every other float32 in [1, 2), every 1024th bit pattern below
     2**20 and the float32s next to multiples of pi/2, both signs, plus zeros, subnormals and the limit. Max 1 ulp,
     and a vectorised loop over <op>_f32_small gives the full function's bits (kernels switch per block of elements)."""
     fi = np.finfo(np.float32)

@@ -419,3 +419,21 @@ def test_training_step_matmuls_never_store_the_product() -> None:
     g = (p - onehot.numpy()) / b
     np.testing.assert_allclose(w2.grad.numpy(), hid.T @ g, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(w1.grad.numpy(), xn.T @ ((g @ w2n.T) * (hid > 0)), rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("rows,cols", [(13, 29), (16, 8), (1, 9), (0, 5)])
+def test_mat_c_copies_every_layout_in_c_order(rows: int, cols: int) -> None:
+    from lazyarr.kernels.numba_support import mat_c
+
+    buf = rng.standard_normal(4 * rows * cols + 7).astype(np.float32)
+    dense = buf[5:5 + rows * cols]
+    layouts = {  # (offset, row_stride, col_stride) -> the matrix NumPy reads there
+        "transposed": (5, 1, rows, dense.reshape(cols, rows).T),
+        "rows": (5, cols + 1, 1, np.lib.stride_tricks.as_strided(buf[5:], (rows, cols), (4 * (cols + 1), 4))),
+        "reversed": (5 + rows * cols - 1, -cols, -1, dense.reshape(rows, cols)[::-1, ::-1]),
+        "strided": (1, 2 * cols, 2, np.lib.stride_tricks.as_strided(buf[1:], (rows, cols), (8 * cols, 8))),
+    }
+    for name, (offset, rs, cs, want) in layouts.items():
+        got = mat_c(buf, offset, rows, cols, rs, cs)
+        assert got.flags.c_contiguous, name
+        np.testing.assert_array_equal(got, want, err_msg=name)

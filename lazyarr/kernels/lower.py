@@ -46,6 +46,8 @@ class Loop:
     `lanes` marks the innermost outer loop of a "column" reduction (the kernel's last axis is not reduced): its
     iterations are independent and it holds the reduction loops, so a renderer may run several of them side by side
     (the Numba renderer does, so that the loads along the last axis vectorise; each one still reduces in order).
+    `ahead` (on a `blocked` loop inside an outer loop) names the innermost outer loop's variable: the next iteration
+    of that loop reads the next row, which a renderer may prefetch while this loop computes (a hint, no semantics).
     """
 
     var: str
@@ -54,6 +56,7 @@ class Loop:
     parallel: bool = False
     blocked: bool = False
     lanes: bool = False
+    ahead: str = ""
 
 
 @dataclass(frozen=True)
@@ -598,8 +601,11 @@ class _Scope:
         outer_loop_container = self.outer_stmts
         cur = outer_loop_container
         first: Loop | None = None
+        outer_vars = [v for d, v in enumerate(self.vars) if d not in self.inner and v is not None]
         for d in self.inner:
-            loop = Loop(f"r{d}_{self.lo.new('')}", self.extents[d], blocked=self.lo.row and d == self.inner[-1])
+            blocked = self.lo.row and d == self.inner[-1]
+            ahead = outer_vars[-1] if blocked and outer_vars else ""
+            loop = Loop(f"r{d}_{self.lo.new('')}", self.extents[d], blocked=blocked, ahead=ahead)
             self.vars[d] = loop.var
             if first is None:
                 first = loop

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils  # noqa: F401  (keeps numba's extension machinery loaded before intrinsics)
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 _BITS_FOR = {types.float32: types.uint32, types.float64: types.uint64, types.int32: types.float32,
@@ -70,6 +70,25 @@ def stack_empty(typingctx, count, dtype):  # type: ignore[no-untyped-def]
     return array_type(count, dtype), codegen
 
 
+@intrinsic
+def _prefetch(typingctx, buf, index):  # type: ignore[no-untyped-def]
+    """Hint the CPU to bring buf[index] into cache (llvm.prefetch: read, high locality); `index` must be in bounds."""
+    if not isinstance(buf, types.Array) or not isinstance(index, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        address = builder.bitcast(builder.gep(ary.data, [args[1]]), i8p)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0")
+        builder.call(fn, [address, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.none(buf, index), codegen
+
+
 # reduction accumulators: fmaximum/fminimum propagate NaN and order -0 < +0, so they are associative and LLVM may
 # vectorise a max/min reduction loop without changing its result
 fmaximum = _float_intrinsic("llvm.maximum")
@@ -78,31 +97,45 @@ _add_reassoc = _float_intrinsic("fadd", ("reassoc",))
 
 # elements per block of a blocked float sum (see block_sum)
 REDUCE_BLOCK = 128
+# a blocked row loop prefetches the next row's loads, one per cache line, when the row has at most this many elements
+# (a longer row is a long stream the hardware prefetcher follows; its next row would not stay in cache until used)
+PREFETCH_ROW_MAX = 8192
+# ... and the loop over rows covers at least this many elements (fewer stay in the core's caches)
+PREFETCH_MIN = 1 << 17
 # iterations a `lanes` loop runs side by side (render_numba.lane_loop): per-lane values take LANES elements each
 LANES = 1024
 
 _OPTS = {"nogil": True, "cache": True, "error_model": "numpy"}
 
 
-# Sum of tmp[0:REDUCE_BLOCK] as one vectorised tree. The adds may be reassociated, so LLVM vectorises the loop; the
-# order it picks is fixed by this loop alone (a constant trip count, the same code in every kernel), so every kernel
-# that sums a block gets the same result. Short blocks are padded with -0.0, which leaves any sum unchanged.
+# Sum of buf[start:start + REDUCE_BLOCK] as one vectorised tree. The adds may be reassociated, so LLVM vectorises the
+# loop; the order it picks is fixed by this loop alone (a constant trip count, the same code in every kernel), so every
+# kernel that sums a block gets the same result, whether the block is a kernel's scratch array or a row of one of its
+# buffers (both C-contiguous 1-D arrays: one compiled specialisation). Short blocks are copied to scratch and padded
+# with -0.0, which leaves any sum unchanged.
 @njit(**_OPTS)
-def block_sum_f32(tmp):  # type: ignore[no-untyped-def]
-    """Sum of the float32 block tmp[0:REDUCE_BLOCK] (a fixed vectorised order)."""
+def block_sum_f32(buf, start):  # type: ignore[no-untyped-def]
+    """Sum of the float32 block buf[start:start + REDUCE_BLOCK] (a fixed vectorised order)."""
     s = np.float32(-0.0)
     for i in range(REDUCE_BLOCK):
-        s = _add_reassoc(s, tmp[i])
+        s = _add_reassoc(s, buf[np.uint64(start + i)])
     return s
 
 
 @njit(**_OPTS)
-def block_sum_f64(tmp):  # type: ignore[no-untyped-def]
-    """Sum of the float64 block tmp[0:REDUCE_BLOCK] (a fixed vectorised order)."""
+def block_sum_f64(buf, start):  # type: ignore[no-untyped-def]
+    """Sum of the float64 block buf[start:start + REDUCE_BLOCK] (a fixed vectorised order)."""
     s = np.float64(-0.0)
     for i in range(REDUCE_BLOCK):
-        s = _add_reassoc(s, tmp[i])
+        s = _add_reassoc(s, buf[np.uint64(start + i)])
     return s
+
+
+@njit(**_OPTS)
+def prefetch(buf, index):  # type: ignore[no-untyped-def]
+    """Prefetch buf[index] when `index` (any int) is inside buf; a position outside it is ignored."""
+    if 0 <= index < buf.size:
+        _prefetch(buf, np.uint64(index))
 
 
 @njit(**_OPTS)

@@ -129,6 +129,8 @@ class _Renderer:
         self.lanes: list[str] = []  # SSA names kept per lane, in arrays of LANES elements
         self.trig_small = False  # rendering the small-argument side of a trig loop (see TRIG)
         self.fission_scratch: list[str] = []  # SSA names passed between the stages of a split loop
+        self.defs = {s.name: s for s in _instrs(prog.body)}  # every SSA instruction by name
+        self.trips: dict[str, str] = {}  # loop variable -> its extent (all threads' chunks together), plain loops
 
     def cast(self, expr: str, dt: DType) -> str:
         if dt.name == "float16":
@@ -187,6 +189,7 @@ class _Renderer:
         elif isinstance(s, Loop):
             self.dtypes[s.var] = dtypes.int64
             rng = "range(start, end)" if s.parallel else f"range({s.extent})"
+            self.trips[s.var] = s.extent
             self.lines.append(f"{pad}for {s.var} in {rng}:")
             for inner in s.body:
                 self.stmt(inner, depth + 1)
@@ -400,8 +403,11 @@ class _Renderer:
         return None
 
     def blocked_loop(self, loop: Loop, upd: AccUpdate, depth: int) -> None:
-        """A row sum in blocks of REDUCE_BLOCK: each block's values go to a scratch array and are summed by
-        `block_sum` (one fixed vectorised order); the block sums are added in order, then added to the accumulator."""
+        """A row sum in blocks of REDUCE_BLOCK: each block's values are summed by `block_sum` (one fixed vectorised
+        order), the block sums are added in order, then added to the accumulator. The values of a full block are
+        summed where they lie when the loop loads them, or stores them (a spill), at consecutive positions of a buffer;
+        else, and for a short last block, they are copied to a scratch array (padded with -0.0) first. The same values
+        in the same order either way, so the result does not depend on which."""
         pad, v = "    " * depth, loop.var
         dt = self.dtypes[upd.acc]
         suffix = "f64" if dt.itemsize == 8 else "f32"
@@ -409,19 +415,132 @@ class _Renderer:
         self.scratch.add(suffix)
         self.dtypes[v] = dtypes.int64
         seg = f"{upd.acc}_{v}"
+        rowwise = self.consecutive(loop, upd)
         self.lines += [f"{pad}{seg} = {render_const(-0.0, dt)}",
                        f"{pad}for {v}_b in range(0, {loop.extent}, REDUCE_BLOCK):",
                        f"{pad}    {v}_m = min(REDUCE_BLOCK, {loop.extent} - {v}_b)",
                        f"{pad}    for {v} in range({v}_b, {v}_b + {v}_m):"]
         for inner in loop.body:
-            if inner is upd:
-                self.lines.append(f"{pad}        {tmp}[np.uint64({v} - {v}_b)] = {upd.src}")
-            else:
+            if inner is not upd:
                 self.stmt(inner, depth + 2)
-        self.lines += [f"{pad}    for {v}_p in range({v}_m, REDUCE_BLOCK):",
-                       f"{pad}        {tmp}[np.uint64({v}_p)] = {render_const(-0.0, dt)}",
-                       f"{pad}    {seg} = {np_type(dt)}({seg} + block_sum_{suffix}({tmp}))",
-                       f"{pad}{upd.acc} = {np_type(dt)}({upd.acc} + {seg})"]
+            elif rowwise is None:
+                self.lines.append(f"{pad}        {tmp}[np.uint64({v} - {v}_b)] = {upd.src}")
+        fill = [f"{pad}    for {v}_p in range({v}_m, REDUCE_BLOCK):",
+                f"{pad}        {tmp}[np.uint64({v}_p)] = {render_const(-0.0, dt)}",
+                f"{pad}    {seg} = {np_type(dt)}({seg} + block_sum_{suffix}({tmp}, 0))"]
+        if rowwise is None:
+            self.lines += fill
+        else:
+            buf, index = rowwise
+            self.dtypes[f"{v}_b"] = dtypes.int64
+            first = self.recompute(index, {v: f"{v}_b"}, "_s", loop, f"{pad}    ")
+            self.lines += [f"{pad}    if {v}_m == REDUCE_BLOCK:",
+                           f"{pad}        {seg} = {np_type(dt)}({seg} + block_sum_{suffix}(b{buf}, {first}))",
+                           f"{pad}    else:",
+                           f"{pad}        for {v}_p in range({v}_m):",
+                           f"{pad}            {tmp}[np.uint64({v}_p)] = b{buf}[np.uint64({first} + {v}_p)]"]
+            self.lines += ["    " + line for line in fill]
+        self.prefetch_next_row(loop, depth + 1)
+        self.lines.append(f"{pad}{upd.acc} = {np_type(dt)}({upd.acc} + {seg})")
+
+    def consecutive(self, loop: Loop, upd: AccUpdate) -> tuple[int, str] | None:
+        """(buffer slot, name of the position of the block's first element, rendered here) when blocked `loop` sums
+        values it loads from, or stores into, consecutive positions of a buffer of the sum's dtype (a position
+        `base + var` with `base` the same along the loop); else None. A load counts only in a loop that stores
+        nothing (a store could change what the buffer holds before the block is summed)."""
+        v, dt = loop.var, self.dtypes[upd.acc]
+        stores = [s for s in loop.body if isinstance(s, Store)]
+        found: tuple[int, str] | None = None
+        for s in loop.body:
+            if isinstance(s, Store) and s.src == upd.src:
+                found = (s.buf, s.index)
+            elif isinstance(s, Instr) and s.name == upd.src and s.op == "load" and len(s.srcs) == 1 and not stores:
+                found = (s.arg, s.srcs[0])
+        if found is None or self.prog.buf_dtypes[found[0]] != dt:
+            return None
+        index = self.defs.get(found[1])
+        if index is None or index.op is not Ops.ADD or v not in index.srcs:
+            return None
+        base = index.srcs[1] if index.srcs[0] == v else index.srcs[0]
+        if base == v or self.cone(base, {v}) != []:
+            return None
+        return found
+
+    def recompute(self, name: str, rename: dict[str, str], suffix: str, loop: Loop, pad: str) -> str:
+        """Render again the instructions computing `name` from the names in `rename` (loop variables -> other names),
+        and those `loop`'s body computes, as new names ending in `suffix`; returns the new name of `name`. `rename`
+        gets the new names too."""
+        inside = {s.name for s in loop.body if isinstance(s, Instr)}
+        for ins in self.cone(name, set(rename), inside) or []:
+            if ins.name not in rename:
+                rename[ins.name] = f"{ins.name}{suffix}"
+                ren = Instr(rename[ins.name], ins.op, ins.dtype, tuple(rename.get(x, x) for x in ins.srcs), ins.arg)
+                self.lines.append(f"{pad}{rename[ins.name]} = {self.instr(ren)}")
+        return rename.get(name, name)
+
+    def prefetch_next_row(self, loop: Loop, depth: int) -> None:
+        """After each block of a blocked loop, prefetch what the same block of the next row will load (the loads'
+        positions computed again with `loop.ahead` + 1), one per cache line, when rows are short (PREFETCH_ROW_MAX) and
+        many (PREFETCH_MIN elements in all: fewer stay in cache, where prefetching only costs time).
+        The hardware prefetcher does not follow a stream into a new page, so each new row would otherwise start with
+        misses; here the next row arrives while this one computes. Loads whose position depends on another load
+        (gathers), masked loads and loads that are the same in every row are left alone."""
+        if not loop.ahead:
+            return
+        v, ahead = loop.var, loop.ahead
+        rename = {v: f"{v}_q", ahead: f"{ahead}_n"}
+        self.dtypes[rename[v]] = self.dtypes[rename[ahead]] = dtypes.int64
+        lines: list[str] = []
+        targets: set[tuple[int, str]] = set()
+        itemsize = 1
+        for s in loop.body:
+            if not (isinstance(s, Instr) and s.op == "load" and len(s.srcs) == 1):
+                continue
+            cone = self.cone(s.srcs[0], {v, ahead})
+            if cone is None or ahead not in {s.srcs[0], *(x for ins in cone for x in ins.srcs)}:
+                continue
+            saved, self.lines = self.lines, lines
+            target = (s.arg, self.recompute(s.srcs[0], rename, "_pf", loop, ""))
+            self.lines = saved
+            if target not in targets:
+                targets.add(target)
+                lines.append(f"prefetch(b{target[0]}, {target[1]})")
+                itemsize = max(itemsize, 2 if self.prog.buf_dtypes[s.arg].name == "float16"
+                               else self.prog.buf_dtypes[s.arg].itemsize)
+        if not targets:
+            return
+        pad = "    " * depth
+        rows = self.trips.get(ahead, "PREFETCH_MIN")
+        self.lines += [f"{pad}if {loop.extent} <= PREFETCH_ROW_MAX and {loop.extent} * {rows} >= PREFETCH_MIN:",
+                       f"{pad}    {rename[ahead]} = np.int64({ahead} + 1)",
+                       f"{pad}    for {rename[v]} in range({v}_b, {v}_b + {v}_m, {max(1, 64 // itemsize)}):"]
+        self.lines += [f"{pad}        {line}" for line in lines]
+
+    def cone(self, name: str, roots: set[str], inside: frozenset[str] | set[str] = frozenset()) -> list[Instr] | None:
+        """The instructions (in dependency order) by which `name` depends on the loop variables `roots`, and those
+        among `inside` (names a loop defines) that it reads; None when its computation reads memory (a load)."""
+        out: list[Instr] = []
+        memo: dict[str, bool] = {}
+
+        def visit(n: str) -> bool:
+            if n in roots:
+                return True
+            if n not in self.defs:
+                return False
+            if n not in memo:
+                ins = self.defs[n]
+                if ins.op == "load":
+                    raise LookupError(n)
+                memo[n] = any([visit(x) for x in ins.srcs])
+                if memo[n] or n in inside:
+                    out.append(ins)
+            return memo[n]
+
+        try:
+            visit(name)
+        except LookupError:
+            return None
+        return out
 
     def render(self, name: str) -> str:
         p = self.prog
@@ -434,8 +553,8 @@ class _Renderer:
             "import numpy as np",
             "from numba import njit, types",
             "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, bitcast, block_sum_f32, block_sum_f64, "
-            "c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, fminimum, ipow, mat_c, out_block, "
-            "round_f16, shl, shr, stack_empty)",
+            "PREFETCH_MIN, PREFETCH_ROW_MAX, c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, "
+            "fminimum, ipow, mat_c, out_block, prefetch, round_f16, shl, shr, stack_empty)",
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",
@@ -459,6 +578,22 @@ class _Renderer:
         scratch += [f"    {n}_s = stack_empty({FISSION_BLOCK}, {np_type(self.dtypes[n])})"
                     for n in self.fission_scratch]
         return "\n".join(head + scratch + self.lines) + "\n"
+
+
+def _instrs(stmts: list[Stmt]) -> list[Instr]:
+    """Every Instr in `stmts`, inside loops and BLAS calls too."""
+    out: list[Instr] = []
+    for s in stmts:
+        if isinstance(s, Instr):
+            out.append(s)
+        elif isinstance(s, Loop):
+            out += _instrs(s.body)
+        elif isinstance(s, Gemm):
+            for op in (s.a, s.b):
+                if op.fill is not None:
+                    out += _instrs([op.fill])
+            out += _instrs(s.body)
+    return out
 
 
 def _identity(op: Ops, dt: DType) -> object:

@@ -326,6 +326,26 @@ def test_softmax_computes_each_exp_once_and_keeps_inputs_intact() -> None:
     np.testing.assert_array_equal(t.numpy(), x)
 
 
+def test_long_row_kernels_prefetch_and_sum_blocks_in_place_with_numpy_values() -> None:
+    # enough rows that blocked row loops prefetch the next row (the last row's "next row" lies past the buffer), and
+    # full blocks of a loaded or spilled row are summed where they lie: views included, values as NumPy's
+    x = rng.standard_normal((133, 1031)).astype(np.float32)
+    t = Tensor(x).realize()
+    (src,) = _sources(lambda: t.softmax(-1))
+    assert "prefetch(b1" in src and "block_sum_f32(b0" in src  # the spill: summed in the output row
+    (src,) = _sources(lambda: t.sum(-1))
+    assert "prefetch(b1" in src and "block_sum_f32(b1" in src
+    for view in (lambda a: a, lambda a: a[::-1, 3:], lambda a: a.T.T[1:]):
+        xv = view(x)
+        e = np.exp(xv - xv.max(-1, keepdims=True))
+        assert_matches(view(t).softmax(-1), e / e.sum(-1, keepdims=True), rtol=1e-5, atol=1e-7)
+        assert_matches(view(t).sum(-1), xv.astype(np.float64).sum(-1).astype(np.float32), rtol=1e-5, atol=1e-4)
+    tt = Tensor(x.T.copy()).realize().T  # rows at stride 133: positions do not run consecutively, no in-place sums
+    (src,) = _sources(lambda: tt.sum(-1))
+    assert "block_sum_f32(b1" not in src
+    assert_matches(tt.sum(-1), x.astype(np.float64).sum(-1).astype(np.float32), rtol=1e-5, atol=1e-4)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.float16, np.bool_])
 def test_column_reductions_run_lanes_side_by_side(dtype: type) -> None:
     x = (rng.standard_normal((3, 37, 1100)) * 4).astype(dtype)

@@ -159,7 +159,7 @@ def _record_history(mapping: dict[UOp, UOp], written: set[Buffer]) -> None:
         _note_old_versions(mapping)
         if _history:
             _move_history_to_copies(mapping)
-    if not _GradMode.enabled:
+    if not _GradMode.enabled or not _leaves:  # no tensor requires grad: nothing to remember (the usual eager op)
         return
     leaves = _grad_leaf_uops()
     if not leaves:

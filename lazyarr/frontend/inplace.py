@@ -383,17 +383,29 @@ def value_for(target: Tensor, x: Any, strict: bool) -> Tensor:
 # ---- realisation ----
 
 
+_VIEW_OPS = GroupOp.Movement | {Ops.DETACH}  # what `strip_movement` strips
+_BUFFER, _CONST, _ASSIGN = Ops.BUFFER, Ops.CONST, Ops.ASSIGN  # module constants: an Enum member lookup is slow
+
+
 def is_realized(u: UOp) -> bool:
     """True when `u` needs no kernel: a view of a buffer, or a plain constant."""
-    _, base = strip_movement(u)
-    return base.op is Ops.BUFFER or (base.op is Ops.CONST and u is base)
+    base = u
+    while base.op in _VIEW_OPS:  # strip_movement without building the chain: this runs for every live tensor
+        base = base.src[0]
+    return base.op is _BUFFER or (base.op is _CONST and u is base)
 
 
 def realize_tensors(tensors: Iterable[Tensor]) -> None:
     """Compute `tensors` (one schedule per device) and repoint every live tensor at the results (see module
     docstring)."""
     todo = [t for t in tensors if not is_realized(t.uop)]
-    for device in dict.fromkeys(t.device for t in todo):
+    if not todo:
+        return
+    devices = dict.fromkeys(t.device for t in todo)
+    if len(devices) == 1:
+        _realize_on(todo[0].device, todo)
+        return
+    for device in devices:
         _realize_on(device, [t for t in todo if t.device == device])
 
 
@@ -417,25 +429,27 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
         return
     nodes: list[UOp] = []
     structure = structure_key(roots, nodes)  # the walk toposort would make, and the plan's key
-    writes = [n for n in nodes if n.op is Ops.ASSIGN]
-    overwritten = {assign_storage(a.src[0]) for a in writes}
-    inputs = set(structure[1])
-    snapshots, clones = _outside_readers(overwritten, set(roots) | set(writes)) if writes else ({}, [])
-    extra = list(dict.fromkeys(n for n in [*snapshots.values(), *clones] if n not in roots))
-    results = realize_uops(roots + extra, device, None if extra else structure)
-    mapping = dict(zip(roots + extra, results))
-    for v, snap in snapshots.items():
-        mapping[v] = mapping[snap]
+    writes = [n for n in nodes if n.op is _ASSIGN]
     written: set[Buffer] = set()
-    for a in writes:
-        if a not in overwritten and a not in mapping:
-            mapping[a] = _storage_buffer(a)
-        written.add(_storage_buffer(a).arg)
-    for b in written:
-        b.version += 1
+    if writes:
+        overwritten = {assign_storage(a.src[0]) for a in writes}
+        snapshots, clones = _outside_readers(overwritten, set(roots) | set(writes))
+        extra = list(dict.fromkeys(n for n in [*snapshots.values(), *clones] if n not in roots))
+        results = realize_uops(roots + extra, device, None if extra else structure)
+        mapping = dict(zip(roots + extra, results))
+        for v, snap in snapshots.items():
+            mapping[v] = mapping[snap]
+        for a in writes:
+            if a not in overwritten and a not in mapping:
+                mapping[a] = _storage_buffer(a)
+            written.add(_storage_buffer(a).arg)
+        for b in written:
+            b.version += 1
+    else:  # the usual eager op: nothing is written in place, so no live graph needs a copy of old contents
+        mapping = dict(zip(roots, realize_uops(roots, device, structure)))
     for hook in realize_hooks:
         hook(mapping, written)
-    _apply(mapping, roots, owners, solo, inputs)
+    _apply(mapping, roots, owners, solo, set(structure[1]))
 
 
 def _storage_buffer(u: UOp) -> UOp:

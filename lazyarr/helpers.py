@@ -37,7 +37,8 @@ FLAGS: dict[str, Flag] = {
         Flag("NUM_THREADS", int, 0, "Threads for large CPU kernels (0: all cores Numba may use)."),
         Flag("VERIFY", int, 0, "1: run the graph verifier on every scheduled graph (on in the test suite)."),
         Flag("SCHEDULE_CACHE", int, 1, "0: disable the in-process schedule cache."),
-        Flag("PARALLEL_MIN", int, 1 << 16, "Elements a CPU kernel must cover before it is split across threads."),
+        Flag("PARALLEL_MIN", int, 1 << 18, "Elements a CPU kernel must cover before it is split across threads (a "
+             "hand-off to a worker costs more than it saves below this on a busy 2-core machine)."),
         Flag("BLAS", int, 1, "1: CPU matmul kernels call BLAS through Numba's np.dot when SciPy is installed (Numba "
              "needs it for BLAS); 0, or no SciPy: matmuls are plain fused loops (same results, slower)."),
         Flag("POOL_BYTES", int, 256 << 20, "Bytes of freed CPU buffer storage kept for reuse by later outputs of the "

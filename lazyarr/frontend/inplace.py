@@ -508,17 +508,19 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
     # every node of a view of storage (or of a bare constant) is one too: when `mapping` replaces no such node (no
     # storage was overwritten), a graph that is one needs no walk
     keep_realized = not any(is_realized(k) for k in mapping)
-    tensors = list(all_tensors)
-    groups = {id(t._group): t._group for t in tensors if t._group is not None}
+    groups: dict[int, _Group] = {}
+    for t in all_tensors:
+        if (g := t._group) is not None:
+            groups[id(g)] = g
+        u = t.uop
+        if keep_realized and is_realized(u):
+            continue
+        new = memo.get(u) or sub(u)
+        if new is not u:
+            t.uop = new
     for g in groups.values():
         if not (keep_realized and is_realized(g.base)):
             g.base = sub(g.base)
-    for t in tensors:
-        if keep_realized and is_realized(t.uop):
-            continue
-        new = memo.get(t.uop) or sub(t.uop)
-        if new is not t.uop:
-            t.uop = new
     claimed: set[int] = set()
     for root in roots:
         result = mapping[root]

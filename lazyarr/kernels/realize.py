@@ -8,7 +8,7 @@ capturers (the JIT), and the frontend asks them before it reads tensor data
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from lazyarr.graph import schedule as schedule_module
@@ -135,18 +135,23 @@ class ExecItem:
         COUNTERS.kernels_launched += 1
         COUNTERS.bytes_moved += k.bytes_per_launch
         COUNTERS.flops += k.lowered.flops
-        if k.fn is None:
+        fn = k.fn
+        if fn is None:
             return
         low = k.lowered
         start = time.perf_counter()
-        if isinstance(k.fn, runtime_cuda.CudaProgram):
-            timed = runtime_cuda.launch(k.fn, [b.kernel_array() for b in self.bufs], low.int_args, low.float_args)
+        if fn.__class__ is runtime_numba.NativeKernel:  # the usual CPU kernel: each buffer as its (address, size)
+            arrays = [x for b in self.bufs for x in (b.address(), b.size)]
+            runtime_numba.launch(fn.raw, arrays, low.args, low.program.parallel, low.outer_size, low.work)
+            elapsed = time.perf_counter() - start
+        elif isinstance(fn, runtime_cuda.CudaProgram):
+            timed = runtime_cuda.launch(fn, [b.kernel_array() for b in self.bufs], low.int_args, low.float_args)
             elapsed = time.perf_counter() - start if timed is None else timed
         else:
-            if isinstance(k.fn, runtime_numba.NativeKernel):  # each buffer as its (address, size) pair
-                fn, arrays = k.fn.raw, [x for b in self.bufs for x in (b.address(), b.size)]
+            if isinstance(fn, runtime_numba.NativeKernel):
+                fn, arrays = fn.raw, [x for b in self.bufs for x in (b.address(), b.size)]
             else:
-                fn, arrays = k.fn, [b.kernel_array() for b in self.bufs]
+                arrays = [b.kernel_array() for b in self.bufs]
             runtime_numba.launch(fn, arrays, low.args, low.program.parallel, low.outer_size, low.work)
             elapsed = time.perf_counter() - start
         COUNTERS.kernel_time += elapsed
@@ -157,10 +162,23 @@ class ExecItem:
 
 @dataclass
 class Plan:
-    """A schedule with its compiled kernels (one per item): what realising one graph structure takes."""
+    """A schedule with its compiled kernels (one per item): what realising one graph structure takes. `launches` is
+    derived once: a cached plan runs for every eager op of its structure."""
 
     schedule: Schedule
     kernels: list[CompiledKernel]
+    launches: list[tuple[CompiledKernel, tuple[int, ...]]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.launches = [(k, item.bufs) for k, item in zip(self.kernels, self.schedule.items)]
+
+    def run(self, inputs: list[Buffer], device: str) -> list[UOp]:
+        """Launch the kernels on `inputs` (and new buffers on `device`); returns each root's value over BUFFERs."""
+        bufs = [Buffer(b.size, b.dtype, device) if isinstance(b, NewBuffer) else inputs[b]
+                for b in self.schedule.buffers]
+        for kernel, slots in self.launches:
+            ExecItem(kernel, [bufs[i] for i in slots]).run()
+        return [_substitute(r, bufs) for r in self.schedule.results]
 
 
 # plans by `structure_key`, the device and the flags that change a schedule; an eager op on new data only looks its
@@ -192,8 +210,7 @@ def realize_uops(roots: list[UOp], device: str = "CPU",
             if len(_plans) >= PLAN_CACHE_SIZE:
                 del _plans[next(iter(_plans))]
             _plans[plan_key] = plan
-    bufs = run_schedule(plan.schedule, inputs, device, plan.kernels)
-    return [_substitute(r, bufs) for r in plan.schedule.results]
+    return plan.run(inputs, device)
 
 
 def _sizes(sched: Schedule, item: ScheduleItem, inputs: list[Buffer]) -> tuple[int, ...]:

@@ -513,7 +513,7 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
         if (g := t._group) is not None:
             groups[id(g)] = g
         u = t.uop
-        if keep_realized and is_realized(u):
+        if keep_realized and (u.op is _BUFFER or is_realized(u)):  # most live tensors are whole realised arrays
             continue
         new = memo.get(u) or sub(u)
         if new is not u:

@@ -153,12 +153,13 @@ def is_view_of(u: UOp, src: UOp) -> bool:
     return (u.op in GroupOp.Movement or u.op is Ops.DETACH) and _chain_over(u, src) is not None
 
 
-def _drop_detach(u: UOp) -> UOp:
-    """A write target without DETACH nodes in its movement chain (detach only matters to autograd)."""
+def _drop_detach(u: UOp, base: UOp) -> UOp:
+    """A write target without DETACH nodes in its movement chain above its array's `base` (detach only matters to
+    autograd; a base that is itself a DETACH, e.g. after `t[...] = t.detach()`, stays as it is)."""
     if u.op is Ops.GATHER:  # a scatter target: its data is the chain over the storage
-        return UOp(u.op, u.dtype, (_drop_detach(u.src[0]), u.src[1]), u.arg)
+        return UOp(u.op, u.dtype, (_drop_detach(u.src[0], base), u.src[1]), u.arg)
     chain = []
-    while u.op in GroupOp.Movement or u.op is Ops.DETACH:
+    while (u.op in GroupOp.Movement or u.op is Ops.DETACH) and u is not base:
         if u.op is not Ops.DETACH:
             chain.append(u)
         u = u.src[0]
@@ -244,7 +245,7 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     g, kind = _settle(owner)
     if kind == "broadcast":
         raise ValueError(f"assignment destination is read-only: a broadcast view of shape {owner.shape}")
-    lvalue = _drop_detach(lvalue)
+    lvalue = _drop_detach(lvalue, g.base)
     if g.buffer is None:
         if lvalue is g.base:
             _repoint(g, value)  # the whole array gets a new value: no storage needed yet

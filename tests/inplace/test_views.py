@@ -182,3 +182,23 @@ def test_realising_one_tensor_repoints_graphs_that_share_it() -> None:
     x += 1  # and the shared value does not go stale
     assert_matches(z, (np.log(a) + 1).sum(1) * 2, rtol=1e-5)
     assert_matches(w, (np.log(a) + 1).sum(1) + 1, rtol=1e-5)
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_writes_after_copying_in_a_detached_view_of_itself(lazy: bool) -> None:
+    # the whole array becomes a DETACH of its old value; later writes (whole, row, through a transpose) must still
+    # target its storage (an internal assertion fired here, found by test_random_programs)
+    a = np.arange(20, dtype=np.int32).reshape(4, 5)
+    base = Tensor(a.copy()) * 1 if lazy else Tensor(a.copy())
+    v = base.detach()
+    base += 0
+    base[...] = v
+    base += 3
+    a += 3
+    base[1] = 7
+    a[1] = 7
+    w = base.T
+    w[0] = -1
+    a.T[0] = -1
+    np.testing.assert_array_equal(base.numpy(), a)
+    np.testing.assert_array_equal(v.numpy(), a)

@@ -51,7 +51,7 @@ pending_writes: list[bool] = [False]
 
 
 _ref = weakref.ref  # a plain weak reference (no callback) to an object is made once and then shared
-SETS_LOCK = threading.Lock()
+SETS_LOCK = threading.RLock()  # reentrant: a small jit program holds it through its replay, which makes tensors
 _acquire, _release = SETS_LOCK.acquire, SETS_LOCK.release  # prebound: a with-statement costs about 3x more
 
 

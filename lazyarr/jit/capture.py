@@ -152,9 +152,8 @@ class CapturedProgram:
         self.n_changing = n_changing
         self.written_inputs = [i for i, b in enumerate(inputs) if b is not None and id(b) in written]
         self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
-        self.lock = threading.Lock()  # replays of this program from several threads take turns
-        self.acquire, self.release = self.lock.acquire, self.lock.release
-        self.tally = new_tally(self.n_kernels, self.bytes_moved, self.flops, self.lock)  # _replay_single's counts
+        # replays of this program from several threads take turns (`_plan` may share SETS_LOCK instead)
+        self.lock: Any = threading.Lock()
         t = self.template  # the common return value, one whole new tensor, gets a fast path
         plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not t.chain
         self.plain_device = t.device if plain else None
@@ -164,6 +163,9 @@ class CapturedProgram:
         self.replays, self.next_prune = 0, 1  # written_bufs is pruned on replays 1, 4, 16, ...
         self.writes = bool(self.written_fixed or self.written_inputs)  # lazy readers of what it writes: lifecycle
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
+        self.acquire, self.release = self.lock.acquire, self.lock.release
+        self.shares_sets_lock = self.lock is SETS_LOCK
+        self.tally = new_tally(self.n_kernels, self.bytes_moved, self.flops, self.lock)  # _replay_single's counts
 
     # ---- the return value ----
     def _template(self, value: Any, input_pos: dict[int, int], created: dict[int, Buffer],
@@ -264,6 +266,10 @@ class CapturedProgram:
         self.single = len(self.segments) == 1 and isinstance(first, batch_numba.Driver)
         if self.single:
             self.run_first = first.run_holding_gil if work < flag("PARALLEL_MIN") else first.run
+            if work < flag("PARALLEL_MIN"):
+                # the run holds the GIL, so no other thread runs meanwhile anyway: the tensor registries' lock can
+                # serve as this program's lock too, and the one-kernel replay takes one lock instead of two
+                self.lock = SETS_LOCK
         self._choose_replay()
 
     def _choose_replay(self) -> None:
@@ -358,7 +364,6 @@ class CapturedProgram:
             # below it: the pool holds its own references, and a Buffer's array is never replaced)
             if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
                 entry = self._new_output(0)
-            uop = entry[0]  # held from here on: another replay no longer finds this storage free
             table = self.ctable
             k = 0
             for b in ins:
@@ -369,27 +374,29 @@ class CapturedProgram:
             tally = self.tally
             tally.replays += 1
             tally.seconds += perf_counter() - start
+            # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own
+            # (so jit's watch list of lazy readers, `inplace.recent`, would skip it); under no_grad too, as a new leaf
+            t = _new_tensor(Tensor)
+            t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[0], self.out_device, None, None, None
+            t._group = group = entry[5]
+            ref = _ref(t)  # IdentitySet.add, inline, into both sets (one weak reference serves both)
+            members = group.members
+            if not self.shares_sets_lock:
+                sets_acquire()
+            try:
+                refs = all_tensors.refs
+                refs[id(t)] = ref
+                if len(refs) > all_tensors.limit:
+                    all_tensors.sweep()
+                refs = members.refs
+                refs[id(t)] = ref
+                if len(refs) > members.limit:
+                    members.sweep()
+            finally:
+                if not self.shares_sets_lock:
+                    sets_release()
         finally:
             self.release()
-        # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own (so
-        # jit's watch list of lazy readers, `inplace.recent`, would skip it); under no_grad too, as a new leaf
-        t = _new_tensor(Tensor)
-        t.uop, t.device, t._requires_grad, t.grad, t._ctx = uop, self.out_device, None, None, None
-        t._group = group = entry[5]
-        ref = _ref(t)  # IdentitySet.add, inline, into both sets (one weak reference and one lock serve both)
-        members = group.members
-        sets_acquire()
-        try:
-            refs = all_tensors.refs
-            refs[id(t)] = ref
-            if len(refs) > all_tensors.limit:
-                all_tensors.sweep()
-            refs = members.refs
-            refs[id(t)] = ref
-            if len(refs) > members.limit:
-                members.sweep()
-        finally:
-            sets_release()
         return t
 
     def _new_output(self, j: int) -> list[Any]:

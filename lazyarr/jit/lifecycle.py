@@ -158,16 +158,14 @@ class Jit(Generic[R]):
                 if program is not None:
                     self.memo = (u.shape, u.dtype, a.device, program)
             if program is not None:
-                plain = [u.arg]
-                if program.writes and (recent or _watch):
-                    with _slow_lock:
-                        _keep_old_values(program, plain)
-                return program.replay(plain)  # type: ignore[no-any-return]
+                if not (program.writes and (recent or _watch)):
+                    return program.replay([u.arg])  # type: ignore[no-any-return]
+                key = ((_TENSOR, u.shape, u.dtype, a.device),)  # (not built on a memo hit)
             tensors, plain = [a], [u.arg]
         else:
             key, tensors, plain = _signature(args, kwargs, self.owner is not None)
         program = self.captures.get(key)
-        if program is not None and plain is not None and not program.writes:
+        if program is not None and plain is not None and not (program.writes and (recent or _watch)):
             return program.replay(plain)  # type: ignore[no-any-return]
         # everything else looks at or realises other tensors (in every thread): one thread at a time, so a capture
         # never loses its launches to another thread's realisation of its lazy values

@@ -302,10 +302,27 @@ class _Renderer:
 
     def trig_loop(self, loop: Loop, checks: list[tuple[str, str]], needed: set[str], depth: int) -> None:
         """`loop` in blocks of TRIG_BLOCK: check the trig arguments of the block (computing the names in `needed`),
-        then run it with the small-argument variants when all are small and finite, else with the full functions."""
+        then run it with the small-argument variants when all are small and finite, else with the full functions.
+
+        A loop that can run twice with the same effect (it only stores, into buffers it does not read, and updates no
+        accumulator) first runs whole with the small variants, noting whether any argument was not small; only then
+        does it run again in checked blocks. This saves the checking pass and the blocking in the usual case, where
+        every argument is small (about 20% of a float32 `a*b + c*exp(-d)*sin(a)` loop)."""
         pad, v = "    " * depth, loop.var
         start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
         self.dtypes[v] = dtypes.int64
+        stored = {s.buf for s in loop.body if isinstance(s, Store)}
+        if not any(isinstance(s, AccUpdate) or (isinstance(s, Instr) and s.op == "load" and s.arg in stored)
+                   for s in loop.body):
+            self.lines += [f"{pad}{v}_any = False", f"{pad}for {v} in range({start}, {stop}):"]
+            self.trig_small = True
+            for s in loop.body:
+                self.stmt(s, depth + 1)
+            self.trig_small = False
+            for arg, t in checks:
+                self.lines.append(f"{pad}    {v}_any = {v}_any | (not (abs({arg}) < {TRIG_SMALL_LIMIT[t]}))")
+            self.lines.append(f"{pad}if {v}_any:")
+            pad, depth = pad + "    ", depth + 1
         self.lines += [f"{pad}for {v}_t in range({start}, {stop}, {TRIG_BLOCK}):",
                        f"{pad}    {v}_e = min({v}_t + {TRIG_BLOCK}, {stop})",
                        f"{pad}    {v}_big = False",

@@ -9,6 +9,7 @@ setup(
     long_description=open("README.md", encoding="utf-8").read(),
     long_description_content_type="text/markdown",
     packages=find_packages(include=["lazyarr", "lazyarr.*"]),
+    package_data={"lazyarr.kernels": ["helper_ir/*.ll", "helper_ir/manifest.json"]},
     python_requires=">=3.10",
     install_requires=["numpy>=1.26", "numba>=0.60"],
     extras_require={

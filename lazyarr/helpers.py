@@ -45,6 +45,9 @@ FLAGS: dict[str, Flag] = {
              "same size (no page faults for a fresh output each call); 0: no pool."),
         Flag("NATIVE", int, 1, "1: save compiled CPU kernels' object code and load it in later processes without "
              "importing Numba (a warm-cache first call in milliseconds); 0: Numba's own cache only."),
+        Flag("LLVM", int, 1, "1: CPU kernels that are plain elementwise float loops are built as LLVM IR and "
+             "compiled with llvmlite alone (no Numba: a cold first call in a fraction of a second); 0: every kernel "
+             "through Numba (same results)."),
         Flag("NULL", int, 0, "1: schedule and render kernels but do not compile or run them (kernel counting)."),
         Flag("JIT", int, 1, "0: @lazyarr.jit runs functions eagerly; 1: capture and replay (CPU: one batched native "
              "driver per replay); 2: replay with a Python loop over the captured launches."),

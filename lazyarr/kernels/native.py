@@ -166,8 +166,14 @@ def export(fn: Any, path: str) -> bool:
     entry_obj = _emit_object(entry_ir)
     # symbols only the Python-facing wrappers in the same object use: linked to a stub that aborts, never called
     stubs = sorted(s for s in externals - needs if s.startswith(_NUMBA_RUNTIME))
+    return save(path, kinds, entry_obj, obj, stubs)
+
+
+def save(path: str, kinds: str, entry_obj: bytes, obj: bytes = b"", stubs: list[str] | None = None) -> bool:
+    """Write a native kernel: `entry_obj` defines ENTRY (taking arguments of `kinds`), `obj` (optional) the code it
+    calls; `stubs` are symbols linked to an abort stub. Returns True."""
     payload = entry_obj + obj
-    meta = {"args": kinds, "stubs": stubs, "entry_size": len(entry_obj)}
+    meta = {"args": kinds, "stubs": stubs or [], "entry_size": len(entry_obj)}
     header = json.dumps({**meta, "sha256": _checksum(meta, payload)}).encode()
     tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
     with open(tmp, "wb") as f:
@@ -254,6 +260,27 @@ def _abort_address() -> int:
 _CTYPE: dict[str, Any] = {"i": ctypes.c_int64, "d": ctypes.c_double}
 
 
+def link(name: str, kinds: str, entry_obj: bytes, obj: bytes = b"",
+         stubs: list[str] | tuple[str, ...] = ()) -> NativeKernel:
+    """Link object code defining ENTRY (arguments of `kinds`) into a fresh JIT library: the kernel `name`."""
+    from llvmlite import binding as llvm
+
+    global _libraries
+    with _lock:
+        jit = _engine()
+        builder = llvm.JITLibraryBuilder().add_object_img(entry_obj)
+        if obj:
+            builder.add_object_img(obj)
+        builder.add_current_process()
+        for stub in stubs:
+            builder.import_symbol(stub, _abort_address())
+        builder.export_symbol(ENTRY)
+        _libraries += 1
+        tracker = builder.link(jit, f"{name}_{_libraries}")
+    raw = ctypes.CFUNCTYPE(ctypes.c_int32, *(_CTYPE[k] for k in kinds))(tracker[ENTRY])
+    return NativeKernel(name, raw, tracker)
+
+
 def load(path: str, name: str) -> NativeKernel | None:
     """The native kernel saved at `path`, or None when there is none (or it cannot be read or linked)."""
     try:
@@ -271,19 +298,7 @@ def load(path: str, name: str) -> NativeKernel | None:
                 not isinstance(meta["entry_size"], int) or not 0 <= meta["entry_size"] <= len(payload):
             raise ValueError("checksum mismatch")
         entry_obj, obj = payload[:meta["entry_size"]], payload[meta["entry_size"]:]
-        from llvmlite import binding as llvm
-
-        with _lock:
-            global _libraries
-            jit = _engine()
-            builder = llvm.JITLibraryBuilder().add_object_img(entry_obj).add_object_img(obj).add_current_process()
-            for stub in meta["stubs"]:
-                builder.import_symbol(stub, _abort_address())
-            builder.export_symbol(ENTRY)
-            _libraries += 1
-            tracker = builder.link(jit, f"{name}_{_libraries}")
-        raw = ctypes.CFUNCTYPE(ctypes.c_int32, *(_CTYPE[k] for k in kinds))(tracker[ENTRY])
-        return NativeKernel(name, raw, tracker)
+        return link(name, kinds, entry_obj, obj, meta["stubs"])
     except Exception:  # an unreadable or unlinkable entry: drop it (the caller compiles or loads with Numba)
         try:
             os.remove(path)

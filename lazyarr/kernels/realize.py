@@ -95,7 +95,7 @@ def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = 
     else:
         low = lower(item, blas=blas)
         source = render_numba.render(low.program, "kernel")
-        fn = None if flag("NULL") else runtime_numba.compile_source(source)
+        fn = None if flag("NULL") else runtime_numba.compile_source(source, low.program)
         if flag("CUDA_CHECK"):
             cuda_check.record(lower(item), buffer_sizes)
     if flag("DEBUG") >= 2:

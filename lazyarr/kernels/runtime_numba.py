@@ -25,7 +25,8 @@ from collections.abc import Callable
 from typing import Any
 
 from lazyarr.helpers import cache_dir, default_cpu_threads, flag
-from lazyarr.kernels import native
+from lazyarr.kernels import native, render_llvm
+from lazyarr.kernels.lower import Program
 from lazyarr.kernels.native import NativeKernel
 from lazyarr.kernels.stats import COUNTERS
 
@@ -54,9 +55,10 @@ def kernel_name(source: str) -> str:
     return f"lk_{digest}"
 
 
-def compile_source(source: str) -> Callable[..., Any]:
+def compile_source(source: str, program: Program | None = None) -> Callable[..., Any]:
     """The compiled `kernel` function of a rendered module (a Numba dispatcher, or a `NativeKernel` loaded from the
-    disk cache); cached in memory and on disk."""
+    disk cache or, when `program` (the lowered kernel `source` renders) qualifies, built by `render_llvm` without
+    Numba); cached in memory and on disk."""
     if source in _compiled:
         COUNTERS.memory_cache_hits += 1
         return _compiled[source]
@@ -65,7 +67,7 @@ def compile_source(source: str) -> Callable[..., Any]:
             return _compiled[source]
         name = kernel_name(source)
         start = time.perf_counter()
-        fn, from_disk = _load(name, source)
+        fn, from_disk = _load(name, source, program)
         COUNTERS.compile_time += time.perf_counter() - start
         if from_disk:
             COUNTERS.disk_cache_hits += 1
@@ -90,13 +92,28 @@ def _path(name: str) -> str:
         return path
 
 
-def _load(name: str, source: str) -> tuple[Callable[..., Any], bool]:
+def _load(name: str, source: str, program: Program | None = None) -> tuple[Callable[..., Any], bool]:
     path = _path(name)
     if flag("NATIVE"):
         kernel = native.load(native.path_for(path), name)
         if kernel is not None:
             kernel.source = source
             return kernel, True
+    if program is not None and flag("LLVM") and render_llvm.supports(program):
+        try:
+            obj = render_llvm.compile_object(program)
+        except render_llvm.UnsupportedError:
+            pass
+        else:
+            kinds = render_llvm.kinds(program)
+            kernel = native.link(name, kinds, obj)
+            kernel.source = source
+            if flag("NATIVE"):
+                try:
+                    native.save(native.path_for(path), kinds, obj)
+                except OSError:  # an unwritable cache: the kernel still runs
+                    pass
+            return kernel, False
     fn, from_disk = _load_numba(name, source, path)
     if not from_disk and flag("NATIVE"):
         try:

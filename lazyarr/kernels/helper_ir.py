@@ -1,0 +1,126 @@
+"""LLVM IR of the transcendental functions, shipped with the package, for kernels compiled without Numba.
+
+`render_llvm` builds a kernel's LLVM IR itself and compiles it with llvmlite alone (a cold first call then never
+imports or runs Numba, whose start-up and compile take over a second). Its kernels call the same functions the Numba
+kernels call (`lazyarr.kernels.transcendental`): their LLVM IR, as Numba compiles them, is generated once with
+`python -m lazyarr.kernels.helper_ir` and kept in `helper_ir/` (one module per function, plus `manifest.json`).
+
+The manifest records a digest of the Python source the IR was generated from and the Numba and llvmlite versions
+that generated it. The IR is used only when both match the running ones; otherwise kernels compile through Numba as
+before (same results, slower first call). A test checks that the shipped IR matches the source.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+from typing import Any
+
+DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "helper_ir")
+MANIFEST = os.path.join(DIR, "manifest.json")
+# the modules the IR is compiled from: a change to either makes the shipped IR stale
+SOURCES = ("transcendental.py", "numba_support.py")
+
+
+def _function_names() -> dict[str, int]:
+    """Every helper a kernel may call, with its argument count."""
+    names: dict[str, int] = {}
+    for name in ("exp", "exp2", "log", "log2", "log1p", "expm1", "sin", "cos", "tan", "tanh", "erf", "pow"):
+        for t in ("f32", "f64"):
+            names[f"{name}_{t}"] = 2 if name == "pow" else 1
+    for name in ("sin", "cos", "tan"):
+        for t in ("f32", "f64"):
+            names[f"{name}_{t}_small"] = 1
+    return names
+
+
+FUNCTIONS = _function_names()
+
+
+def source_digest() -> str:
+    """SHA-256 of the Python modules the helper IR is generated from."""
+    h = hashlib.sha256()
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in SOURCES:
+        with open(os.path.join(here, name), "rb") as f:
+            h.update(name.encode() + b"\0" + f.read())
+    return h.hexdigest()
+
+
+def toolchain() -> dict[str, str]:
+    """The installed Numba and llvmlite versions (without importing Numba)."""
+    from importlib.metadata import version
+
+    return {"numba": version("numba"), "llvmlite": version("llvmlite")}
+
+
+@functools.cache
+def manifest() -> dict[str, Any] | None:
+    """The shipped manifest when it is current for this source and toolchain, else None."""
+    try:
+        with open(MANIFEST) as f:
+            m = json.load(f)
+        if m.get("source") != source_digest() or m.get("toolchain") != toolchain():
+            return None
+        return m if isinstance(m.get("functions"), dict) else None
+    except (OSError, ValueError, ImportError):
+        return None
+
+
+def available() -> bool:
+    """Whether kernels may be compiled without Numba here (the shipped IR is current)."""
+    return manifest() is not None
+
+
+def symbol(name: str) -> str:
+    """The LLVM symbol of helper `name`: `i32 (ptr retptr, ptr excinfo, args...)`, Numba's calling convention (the
+    result is stored at retptr; the status is always 0: these functions cannot raise)."""
+    m = manifest()
+    assert m is not None, "helper IR is not available"
+    return str(m["functions"][name])
+
+
+@functools.cache
+def ir_text(name: str) -> str:
+    """The LLVM IR module defining helper `name` (and the functions it calls, as linkonce_odr definitions)."""
+    with open(os.path.join(DIR, f"{name}.ll")) as f:
+        return f.read()
+
+
+def generate(directory: str = DIR) -> dict[str, Any]:
+    """Compile every helper with Numba and write its IR and the manifest to `directory` (needs Numba)."""
+    import re
+
+    from numba import njit, types
+
+    from lazyarr.kernels import transcendental
+
+    os.makedirs(directory, exist_ok=True)
+    symbols: dict[str, str] = {}
+    for name, nargs in FUNCTIONS.items():
+        ty = types.float64 if "_f64" in name else types.float32
+        params = ", ".join(f"x{i}" for i in range(nargs))
+        scope = {"f": getattr(transcendental, name)}
+        exec(f"def wrapper({params}):\n    return f({params})\n", scope)  # noqa: S102  (a fixed one-line body)
+        wrapper = njit(ty(*[ty] * nargs), no_cpython_wrapper=True, no_cfunc_wrapper=True, error_model="numpy")(
+            scope["wrapper"])
+        cres = wrapper.overloads[wrapper.signatures[0]]
+        text = cres.library.get_llvm_str()
+        mangled = cres.fndesc.mangled_name
+        public = f"lazyarr_helper_{name}"
+        text = re.sub(rf"@{re.escape(mangled)}\b", f"@{public}", text)
+        with open(os.path.join(directory, f"{name}.ll"), "w") as f:
+            f.write(text)
+        symbols[name] = public
+    m = {"source": source_digest(), "toolchain": toolchain(), "functions": symbols}
+    with open(os.path.join(directory, "manifest.json"), "w") as f:
+        json.dump(m, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return m
+
+
+if __name__ == "__main__":
+    generate()
+    print(f"wrote {len(FUNCTIONS)} helper modules and the manifest to {DIR}")

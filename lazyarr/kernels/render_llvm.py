@@ -1,0 +1,391 @@
+"""LLVM renderer: a lowered elementwise `Program` in, LLVM IR out, compiled with llvmlite alone (no Numba).
+
+A kernel whose loops only compute and store elementwise float values (no reductions, no BLAS, no float16) is built
+here as LLVM IR and compiled by llvmlite: a process whose kernels all take this path never imports Numba, so a cold
+first call costs a few hundred milliseconds instead of over a second. Every other kernel goes through
+`render_numba` and Numba. The IR computes exactly what the Numba kernel computes: the same IEEE operations in the
+same order, the same transcendental functions (their IR, as Numba compiles them, is shipped: `helper_ir`), and the
+same structure for trig loops (small-argument variants, then checked blocks when an argument was large), so fused,
+unfused, Numba-compiled and LLVM-compiled kernels give the same bits. Loop fission is a Numba-renderer optimisation:
+kernels it would split stay with Numba.
+
+The kernel is the native entry point `i32 lazyarr_native_entry(i64 ptr0, i64 size0, ..., i64 int0, ..., double f0,
+...)` that `native.load` links (argument order as `render_numba`: buffers, then start/end of a parallel loop, int
+params, float params), so the same object is saved in the native kernel cache and loaded by later processes.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from typing import Any
+
+from lazyarr import dtypes
+from lazyarr.dtypes import DType
+from lazyarr.graph.ops import Ops
+from lazyarr.kernels import helper_ir, native
+from lazyarr.kernels.lower import Instr, Loop, Program, Stmt, Store
+from lazyarr.kernels.render_numba import TRANSCENDENTAL, TRIG, TRIG_BLOCK, _Renderer
+
+FLOATS = ("float32", "float64")
+TRIG_SMALL_LIMIT = {"float32": 1048576.0, "float64": 536870912.0}
+
+
+class UnsupportedError(Exception):
+    """The program needs something this renderer does not build; the kernel compiles through Numba."""
+
+
+_FLOAT_BINARY = {Ops.ADD: "fadd", Ops.SUB: "fsub", Ops.MUL: "fmul", Ops.DIV: "fdiv"}
+_INT_BINARY = {Ops.ADD: "add", Ops.SUB: "sub", Ops.MUL: "mul"}
+_FLOAT_CMP = {Ops.CMPLT: ("fcmp_ordered", "<"), Ops.CMPLE: ("fcmp_ordered", "<="), Ops.CMPEQ: ("fcmp_ordered", "=="),
+              Ops.CMPNE: ("fcmp_unordered", "!=")}
+_INT_CMP = {Ops.CMPLT: "<", Ops.CMPLE: "<=", Ops.CMPEQ: "==", Ops.CMPNE: "!="}
+
+
+def supports(prog: Program) -> bool:
+    """Whether `prog` can be compiled here (see the module docstring)."""
+    if not helper_ir.available():
+        return False
+    if any(dt.name not in FLOATS for dt in prog.buf_dtypes):
+        return False
+    numba_view = _Renderer(prog)
+    return _check(prog.body, numba_view)
+
+
+def _check(stmts: list[Stmt], numba_view: _Renderer) -> bool:
+    for s in stmts:
+        if isinstance(s, Loop):
+            if s.blocked or s.lanes:
+                return False
+            innermost = not any(isinstance(x, Loop) for x in s.body)
+            if innermost and len(numba_view.fission_stages(s)) > 1:
+                return False
+            if not _check(s.body, numba_view):
+                return False
+        elif isinstance(s, Instr):
+            if not _instr_ok(s):
+                return False
+        elif not isinstance(s, Store):
+            return False
+    return True
+
+
+def _instr_ok(s: Instr) -> bool:
+    dt = s.dtype
+    if dt.name == "float16":
+        return False
+    if s.op in ("const", "fparam"):
+        return dt.is_float or dt.name == "int64"
+    if s.op == "load":
+        return len(s.srcs) == 1
+    if s.op == "cast":
+        return dt.is_float
+    if not isinstance(s.op, Ops):
+        return False
+    if dt.is_float:
+        return s.op in _FLOAT_BINARY or s.op in TRANSCENDENTAL or s.op in (
+            Ops.NEG, Ops.SQRT, Ops.RECIPROCAL, Ops.MAX, Ops.MIN, Ops.ABS, Ops.WHERE)
+    if dt.name == "int64":
+        return s.op in _INT_BINARY
+    if dt.is_bool:
+        return s.op in _FLOAT_CMP or s.op in (Ops.AND, Ops.OR)
+    return False
+
+
+class _Builder:
+    def __init__(self, prog: Program) -> None:
+        from llvmlite import ir
+
+        self.ir, self.prog = ir, prog
+        self.i64, self.i1, self.i32 = ir.IntType(64), ir.IntType(1), ir.IntType(32)
+        self.ptr = ir.PointerType()
+        self.module = ir.Module(name="lazyarr_kernel")
+        nb = len(prog.buf_dtypes)
+        n_int = (2 if prog.parallel else 0) + len(prog.int_params)
+        fnty = ir.FunctionType(self.i32, [self.i64] * (2 * nb + n_int) + [ir.DoubleType()] * len(prog.float_params))
+        self.fn = ir.Function(self.module, fnty, native.ENTRY)
+        self.b = ir.IRBuilder(self.fn.append_basic_block("entry"))
+        args = list(self.fn.args)
+        self.bufs = [self.b.inttoptr(args[2 * i], self.ptr) for i in range(nb)]
+        ints = args[2 * nb: 2 * nb + n_int]
+        names = (["start", "end"] if prog.parallel else []) + list(prog.int_params)
+        self.values: dict[str, Any] = dict(zip(names, ints))
+        self.values.update(zip(prog.float_params, args[2 * nb + n_int:]))
+        self.dtypes: dict[str, DType] = {n: dtypes.int64 for n in names}
+        self.dtypes.update({n: dtypes.float64 for n in prog.float_params})
+        self.helpers: dict[str, Any] = {}
+        self.used: set[str] = set()
+        self.retslot: dict[str, Any] = {}
+
+    # ---- types and values ----
+
+    def ty(self, dt: DType) -> Any:
+        if dt.is_bool:
+            return self.i1
+        if dt.name == "float32":
+            return self.ir.FloatType()
+        if dt.name == "float64":
+            return self.ir.DoubleType()
+        if dt.name == "int64":
+            return self.i64
+        raise UnsupportedError(dt.name)
+
+    def value(self, name: str) -> Any:
+        if name in self.values:
+            return self.values[name]
+        return self.ir.Constant(self.i64, int(name))  # an extent or index given as a literal
+
+    def helper(self, name: str, args: list[Any], dt: DType) -> Any:
+        """Call transcendental helper `name` (Numba's calling convention: the result comes back through a slot)."""
+        ir, b = self.ir, self.b
+        if name not in self.helpers:
+            t = self.ty(dt)
+            fnty = ir.FunctionType(self.i32, [self.ptr, self.ptr] + [t] * len(args))
+            self.helpers[name] = ir.Function(self.module, fnty, helper_ir.symbol(name))
+            self.used.add(name)
+        if dt.name not in self.retslot:
+            with b.goto_block(self.fn.entry_basic_block):
+                b.position_at_start(self.fn.entry_basic_block)
+                self.retslot[dt.name] = b.alloca(self.ty(dt))
+        slot = self.retslot[dt.name]
+        b.call(self.helpers[name], [slot, ir.Constant(self.ptr, None), *args])
+        return b.load(slot, typ=self.ty(dt))
+
+    def intrinsic(self, name: str, dt: DType, args: list[Any]) -> Any:
+        fn = self.module.declare_intrinsic(name, [self.ty(dt)])
+        return self.b.call(fn, args)
+
+    # ---- statements ----
+
+    def instr(self, s: Instr, trig: str) -> Any:
+        """The value of `s`; `trig` is "small" or "full": which variants of sin/cos/tan to call."""
+        ir, b = self.ir, self.b
+        dt = s.dtype
+        self.dtypes[s.name] = dt
+        src = [self.value(x) for x in s.srcs]
+        if s.op == "const":
+            return ir.Constant(self.ty(dt), bool(s.arg) if dt.is_bool else float(s.arg) if dt.is_float else int(s.arg))
+        if s.op == "fparam":
+            v = self.value(s.arg)
+            return v if dt.name == "float64" else b.fptrunc(v, self.ty(dt))  # exact: the value is a float32
+        if s.op == "load":
+            p = b.gep(self.bufs[s.arg], [src[0]], source_etype=self.ty(self.prog.buf_dtypes[s.arg]))
+            return b.load(p, typ=self.ty(self.prog.buf_dtypes[s.arg]))
+        if s.op == "cast":
+            from_dt = self.dtypes[s.srcs[0]]
+            if from_dt == dt:
+                return src[0]
+            if from_dt.is_float:
+                widen = dt.itemsize > from_dt.itemsize
+                return b.fpext(src[0], self.ty(dt)) if widen else b.fptrunc(src[0], self.ty(dt))
+            if from_dt.is_bool:
+                return b.uitofp(src[0], self.ty(dt))
+            if from_dt.name == "int64":
+                return b.sitofp(src[0], self.ty(dt))
+            raise UnsupportedError(f"cast {from_dt.name} -> {dt.name}")
+        assert isinstance(s.op, Ops)
+        op = s.op
+        operand = self.dtypes[s.srcs[-1]]
+        if dt.is_bool:
+            if op in (Ops.AND, Ops.OR):
+                return b.and_(*src) if op is Ops.AND else b.or_(*src)
+            if operand.is_float:
+                kind, pred = _FLOAT_CMP[op]
+                return getattr(b, kind)(pred, src[0], src[1])
+            return b.icmp_signed(_INT_CMP[op], src[0], src[1])
+        if dt.name == "int64":
+            return getattr(b, _INT_BINARY[op])(src[0], src[1])
+        if op in _FLOAT_BINARY:
+            return getattr(b, _FLOAT_BINARY[op])(src[0], src[1])
+        if op is Ops.NEG:
+            return b.fneg(src[0])
+        if op is Ops.RECIPROCAL:
+            return b.fdiv(ir.Constant(self.ty(dt), 1.0), src[0])
+        if op is Ops.SQRT:
+            return self.intrinsic("llvm.sqrt", dt, src)
+        if op is Ops.ABS:
+            return self.intrinsic("llvm.fabs", dt, src)
+        if op in (Ops.MAX, Ops.MIN):  # numba_support.fmax/fmin: a if (a > b or a != a) else b
+            a, c = src
+            first = b.fcmp_ordered(">" if op is Ops.MAX else "<", a, c)
+            return b.select(b.or_(first, b.fcmp_unordered("uno", a, a)), a, c)
+        if op is Ops.WHERE:
+            return b.select(src[0], src[1], src[2])
+        if op in TRANSCENDENTAL:
+            name = f"{TRANSCENDENTAL[op]}_{'f64' if dt.itemsize == 8 else 'f32'}"
+            if op in TRIG and trig == "small":
+                name += "_small"
+            return self.helper(name, src, dt)
+        raise UnsupportedError(str(op))
+
+    def stmts(self, stmts: list[Stmt], trig: str = "full") -> None:
+        for s in stmts:
+            if isinstance(s, Instr):
+                self.values[s.name] = self.instr(s, trig)
+            elif isinstance(s, Store):
+                dt = self.prog.buf_dtypes[s.buf]
+                p = self.b.gep(self.bufs[s.buf], [self.value(s.index)], source_etype=self.ty(dt))
+                self.b.store(self.value(s.src), p)
+            elif isinstance(s, Loop):
+                self.loop(s)
+            else:
+                raise UnsupportedError(type(s).__name__)
+
+    def counted(self, lo: Any, hi: Any, body: Any, carried: Any = None) -> Any:
+        """`for i in range(lo, hi): body(i)`; with `carried` (an i1 start value), body(i, c) returns the next c and
+        the final c is returned."""
+        ir, b = self.ir, self.b
+        pre = b.block
+        head, inner, done = (self.fn.append_basic_block() for _ in range(3))
+        b.branch(head)
+        b.position_at_end(head)
+        i = b.phi(self.i64)
+        i.add_incoming(lo, pre)
+        c = None
+        if carried is not None:
+            c = b.phi(self.i1)
+            c.add_incoming(carried, pre)
+        b.cbranch(b.icmp_signed("<", i, hi), inner, done)
+        b.position_at_end(inner)
+        nxt = body(i) if c is None else body(i, c)
+        i.add_incoming(b.add(i, ir.Constant(self.i64, 1)), b.block)
+        if c is not None:
+            c.add_incoming(nxt, b.block)
+        b.branch(head)
+        b.position_at_end(done)
+        return c
+
+    def loop(self, loop: Loop) -> None:
+        self.dtypes[loop.var] = dtypes.int64
+        lo, hi = (self.value("start"), self.value("end")) if loop.parallel else (self.ir.Constant(self.i64, 0),
+                                                                                 self.value(loop.extent))
+        checks = [s for s in loop.body if isinstance(s, Instr) and s.op in TRIG and s.dtype.is_float]
+        if not checks or any(isinstance(s, Loop) for s in loop.body):
+            def plain(i: Any) -> None:
+                self.values[loop.var] = i
+                self.stmts(loop.body)
+            self.counted(lo, hi, plain)
+            return
+        self.trig_loop(loop, lo, hi, checks)
+
+    def big(self, checks: list[Instr], flag: Any) -> Any:
+        """flag | (any trig argument is not small: large, inf or NaN)."""
+        for s in checks:
+            dt = s.dtype
+            limit = self.ir.Constant(self.ty(dt), TRIG_SMALL_LIMIT[dt.name])
+            small = self.b.fcmp_ordered("<", self.intrinsic("llvm.fabs", dt, [self.value(s.srcs[0])]), limit)
+            flag = self.b.or_(flag, self.b.not_(small))
+        return flag
+
+    def trig_loop(self, loop: Loop, lo: Any, hi: Any, checks: list[Instr]) -> None:
+        """As `render_numba`'s trig loops: a loop that can run twice runs whole with the small-argument variants,
+        noting a large argument; then (or at once, for other loops) in blocks of TRIG_BLOCK, each block checked
+        first and run with the small variants or, when an argument is large, with the full functions."""
+        ir, b = self.ir, self.b
+        false = ir.Constant(self.i1, 0)
+        stored = {s.buf for s in loop.body if isinstance(s, Store)}
+        rerun = not any(isinstance(s, Instr) and s.op == "load" and s.arg in stored for s in loop.body)
+
+        def run(trig: str) -> Any:
+            def body(i: Any, flag: Any) -> Any:
+                self.values[loop.var] = i
+                self.stmts(loop.body, trig)
+                return self.big(checks, flag) if trig == "small" else flag
+            return body
+
+        if rerun:
+            any_big = self.counted(lo, hi, run("small"), false)
+            blocked, after = self.fn.append_basic_block(), self.fn.append_basic_block()
+            b.cbranch(any_big, blocked, after)
+            b.position_at_end(blocked)
+        # the blocked loop: for t in range(lo, hi, TRIG_BLOCK)
+        needed = _Renderer(self.prog).trig_checks(loop)[1]
+        step = ir.Constant(self.i64, TRIG_BLOCK)
+        pre = b.block
+        head, inner, done = (self.fn.append_basic_block() for _ in range(3))
+        b.branch(head)
+        b.position_at_end(head)
+        t = b.phi(self.i64)
+        t.add_incoming(lo, pre)
+        b.cbranch(b.icmp_signed("<", t, hi), inner, done)
+        b.position_at_end(inner)
+        nxt = b.add(t, step)
+        e = b.select(b.icmp_signed("<", nxt, hi), nxt, hi)
+
+        def check(i: Any, flag: Any) -> Any:
+            self.values[loop.var] = i
+            self.stmts([s for s in loop.body if isinstance(s, Instr) and s.name in needed], "full")
+            return self.big(checks, flag)
+
+        block_big = self.counted(t, e, check, false)
+        full, small, joined = (self.fn.append_basic_block() for _ in range(3))
+        b.cbranch(block_big, full, small)
+        for blk, trig in ((full, "full"), (small, "small")):
+            b.position_at_end(blk)
+            self.counted(t, e, lambda i, trig=trig: run(trig)(i, false))
+            b.branch(joined)
+        b.position_at_end(joined)
+        t.add_incoming(nxt, b.block)
+        b.branch(head)
+        b.position_at_end(done)
+        if rerun:
+            b.branch(after)
+            b.position_at_end(after)
+
+    def build(self) -> str:
+        self.stmts(self.prog.body)
+        self.b.ret(self.ir.Constant(self.i32, 0))
+        return str(self.module)
+
+
+def build_ir(prog: Program) -> tuple[str, list[str]]:
+    """(LLVM IR of the kernel's entry point, the helpers it calls). Raises UnsupportedError."""
+    builder = _Builder(prog)
+    return builder.build(), sorted(builder.used)
+
+
+def kinds(prog: Program) -> str:
+    """The entry point's argument kinds, as `native` records them ("i" int64, "d" double)."""
+    return "ii" * len(prog.buf_dtypes) + "i" * ((2 if prog.parallel else 0) + len(prog.int_params)) + \
+        "d" * len(prog.float_params)
+
+
+_lock = threading.Lock()
+
+
+@functools.cache
+def _target_machine() -> Any:
+    from llvmlite import binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    # small code model, position-independent: constants are addressed relative to the code (one instruction where
+    # the JIT's large code model takes two); the JIT linker keeps each object's sections together
+    return llvm.Target.from_default_triple().create_target_machine(
+        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3, codemodel="small",
+        reloc="pic")
+
+
+def compile_object(prog: Program) -> bytes:
+    """Object code of `prog`'s entry point, optimised for this host (O3, the host's vector width). Raises
+    UnsupportedError."""
+    from llvmlite import binding as llvm
+
+    text, used = build_ir(prog)
+    with _lock:  # one LLVM context: parsing and optimising are not safe from several threads at once
+        tm = _target_machine()
+        module = llvm.parse_assembly(text)
+        module.triple = llvm.get_process_triple()
+        module.data_layout = str(tm.target_data)
+        for name in used:
+            helper = llvm.parse_assembly(helper_ir.ir_text(name))
+            helper.triple, helper.data_layout = module.triple, module.data_layout
+            module.link_in(helper)
+        for fn in module.functions:  # only the entry point is visible: the rest inlines and disappears
+            if fn.name != native.ENTRY and not fn.is_declaration:
+                fn.linkage = "internal"
+        module.verify()
+        tuning = llvm.create_pipeline_tuning_options(speed_level=3)
+        passes = llvm.create_pass_builder(tm, tuning)
+        passes.getModulePassManager().run(module, passes)
+        return bytes(tm.emit_object(module))

@@ -1,0 +1,127 @@
+"""Kernels built as LLVM IR by `render_llvm` (no Numba) give the bits the Numba-compiled kernels give."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+import lazyarr as la
+from lazyarr import Tensor
+from lazyarr.kernels import helper_ir, realize, render_llvm, runtime_numba
+from lazyarr.kernels.native import NativeKernel
+
+rng = np.random.default_rng(7)
+
+
+def _run(fn: Callable[..., Tensor], hosts: list[np.ndarray], llvm: int) -> tuple[np.ndarray, list[object]]:
+    """fn's result with every kernel compiled by render_llvm (llvm=1) or by Numba (0), and the compiled kernels."""
+    realize._kernels.clear()
+    runtime_numba._compiled.clear()
+    with la.Context(LLVM=llvm, NATIVE=0):  # no saved objects (a Numba kernel's too): a NativeKernel is render_llvm's
+        out = fn(*(Tensor(h) for h in hosts)).numpy()
+    return out, list(runtime_numba._compiled.values())
+
+
+def _inputs(n: int, dtype: type, large: bool) -> list[np.ndarray]:
+    hosts = [rng.standard_normal(n).astype(dtype) * 3 for _ in range(4)]
+    if large:  # trig arguments the small-argument variants do not cover, in some blocks only
+        hosts[0][[1, n // 2, n - 1]] = [3.0e9, np.inf, np.nan]
+    return hosts
+
+
+EXPRESSIONS: dict[str, Callable[..., Tensor]] = {
+    "chain": lambda a, b, c, d: a * b + c * (-d).exp() * a.sin(),
+    "trig": lambda a, b, c, d: a.cos() - (a * 0.5).tan() + b.sin(),
+    # each short enough that the Numba renderer would not split the loop (such kernels stay with Numba)
+    "logs": lambda a, b, c, d: (a.abs() + 1).log() + b.exp2().log2(),
+    "tanh_erf": lambda a, b, c, d: c.tanh() + (d * 0.3).erf(),
+    "log1p_expm1": lambda a, b, c, d: (c.abs() * 0.01).log1p() + (d * 0.1).expm1(),
+    "pow": lambda a, b, c, d: (a.abs() + 0.5) ** (b * 0.25),
+    "select": lambda a, b, c, d: a.maximum(b).abs().sqrt() / c.minimum(d) + (a < b).where(c, d).reciprocal(),
+    "broadcast": lambda a, b, c, d: a.reshape(-1, 1)[:8] * b.reshape(1, -1) + c.reshape(1, -1).sin(),
+}
+
+
+@pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
+@pytest.mark.parametrize("name", list(EXPRESSIONS))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_llvm_kernels_give_the_numba_kernels_bits(name: str, dtype: type) -> None:
+    for n, large in ((1000, False), (1537, True)):
+        hosts = _inputs(n, dtype, large)
+        with np.errstate(all="ignore"):
+            got, built = _run(EXPRESSIONS[name], hosts, 1)
+            want, numba_built = _run(EXPRESSIONS[name], hosts, 0)
+        assert built and all(isinstance(k, NativeKernel) for k in built)
+        assert not any(isinstance(k, NativeKernel) for k in numba_built)
+        np.testing.assert_array_equal(got.view(f"u{got.itemsize}"), want.view(f"u{want.itemsize}"))
+
+
+@pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
+def test_llvm_chain_matches_numpy_and_writes_in_place() -> None:
+    a, b, c, d = _inputs(5000, np.float32, True)
+    with np.errstate(all="ignore"):
+        want = (a.astype(np.float64) * b + c * np.exp(-d.astype(np.float64)) * np.sin(a.astype(np.float64)))
+        got, _ = _run(EXPRESSIONS["chain"], [a, b, c, d], 1)
+        np.testing.assert_allclose(got, want.astype(np.float32), rtol=1e-5, atol=1e-6)
+        x = Tensor(a.copy()).realize()
+        x[1:] = x[:-1].sin()  # a trig loop reading the buffer it writes: checked blocks only
+        expect = a.copy()
+        expect[1:] = np.sin(a[:-1].astype(np.float64)).astype(np.float32)
+        np.testing.assert_allclose(x.numpy(), expect, rtol=4 * np.finfo(np.float32).eps, atol=1e-7)
+
+
+def test_shipped_helper_ir_matches_its_source() -> None:
+    # regenerate with `python -m lazyarr.kernels.helper_ir` after changing transcendental.py or numba_support.py
+    with open(helper_ir.MANIFEST) as f:
+        manifest = json.load(f)
+    assert manifest["source"] == helper_ir.source_digest()
+    assert set(manifest["functions"]) == set(helper_ir.FUNCTIONS)
+    for name in helper_ir.FUNCTIONS:
+        assert f"@{manifest['functions'][name]}(" in helper_ir.ir_text(name)
+    assert helper_ir.available() == (manifest["toolchain"] == helper_ir.toolchain())
+
+
+def test_reductions_and_matmuls_compile_through_numba() -> None:
+    x = rng.standard_normal((64, 32)).astype(np.float32)
+    out, _ = _run(lambda t, *_: t.sum(1) + (t @ t.T).max(1), [x], 1)
+    np.testing.assert_allclose(out, x.sum(1) + (x @ x.T).max(1), rtol=1e-5)
+    reducing = [fn for source, fn in runtime_numba._compiled.items() if re.search(r"\bacc\d+ =|np\.dot\(", source)]
+    assert len(reducing) >= 2 and not any(isinstance(k, NativeKernel) for k in reducing)
+
+
+@pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
+def test_cold_first_call_of_the_chain_never_imports_numba(tmp_path: object) -> None:
+    program = (
+        "import sys, numpy as np, lazyarr\n"
+        "from lazyarr import Tensor\n"
+        "a, b, c, d = (Tensor(np.full(4096, 0.5, np.float32)) for _ in range(4))\n"
+        "r = (a * b + c * (-d).exp() * a.sin()).numpy()\n"
+        "s = lazyarr.stats()\n"
+        "print(s.kernels_compiled, 'numba' in sys.modules, float(r[0]))\n")
+    env = {**os.environ, "LAZYARR_CACHE_DIR": str(tmp_path)}
+    for compiled in ("1", "0"):  # an empty cache, then the object the first process saved
+        out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        n, numba_loaded, value = out.stdout.split()
+        assert (n, numba_loaded) == (compiled, "False")
+        assert float(value) == pytest.approx(0.25 + 0.5 * np.exp(-0.5) * np.sin(0.5), rel=1e-6)
+
+
+def test_supports_declines_what_it_cannot_build() -> None:
+    from lazyarr import dtypes
+    from lazyarr.graph.ops import Ops
+    from lazyarr.kernels.lower import Instr, Loop, Program, Store
+
+    loop = Loop("i0", "n0", [Instr("v1", "load", dtypes.int32, ("i0",), 1), Store(0, "i0", "v1")])
+    assert not render_llvm.supports(Program("k", [dtypes.int32, dtypes.int32], ["n0"], [loop], False))
+    f = dtypes.float32
+    loop = Loop("i0", "n0", [Instr("v1", "load", f, ("i0",), 1), Instr("v2", Ops.FLOOR, f, ("v1",)),
+                             Store(0, "i0", "v2")])
+    assert not render_llvm.supports(Program("k", [f, f], ["n0"], [loop], False))

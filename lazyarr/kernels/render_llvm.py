@@ -192,6 +192,8 @@ class _Builder:
             if operand.is_float:
                 kind, pred = _FLOAT_CMP[op]
                 return getattr(b, kind)(pred, src[0], src[1])
+            if operand.is_bool:  # False < True, as Python's bools (a signed i1 would make True -1)
+                return b.icmp_unsigned(_INT_CMP[op], src[0], src[1])
             return b.icmp_signed(_INT_CMP[op], src[0], src[1])
         if dt.name == "int64":
             return getattr(b, _INT_BINARY[op])(src[0], src[1])

@@ -125,3 +125,13 @@ def test_supports_declines_what_it_cannot_build() -> None:
     loop = Loop("i0", "n0", [Instr("v1", "load", f, ("i0",), 1), Instr("v2", Ops.FLOOR, f, ("v1",)),
                              Store(0, "i0", "v2")])
     assert not render_llvm.supports(Program("k", [f, f], ["n0"], [loop], False))
+
+
+@pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
+def test_llvm_orders_booleans_false_before_true() -> None:
+    a = np.array([1.0, 2.0, np.nan, 0.0], np.float32)
+    b = np.array([2.0, 1.0, 1.0, 0.0], np.float32)
+    got, built = _run(lambda x, y: ((x < y) < (y < x)).where(x, y) * 4 + ((x < y) >= (y <= x)).where(x, y), [a, b], 1)
+    assert built and all(isinstance(k, NativeKernel) for k in built)
+    want = np.where((a < b) < (b < a), a, b) * 4 + np.where((a < b) >= (b <= a), a, b)
+    np.testing.assert_array_equal(got, want)

@@ -5,9 +5,10 @@ imports or runs Numba, whose start-up and compile take over a second). Its kerne
 kernels call (`lazyarr.kernels.transcendental`): their LLVM IR, as Numba compiles them, is generated once with
 `python -m lazyarr.kernels.helper_ir` and kept in `helper_ir/` (one module per function, plus `manifest.json`).
 
-The manifest records a digest of the Python source the IR was generated from and the Numba and llvmlite versions
-that generated it. The IR is used only when both match the running ones; otherwise kernels compile through Numba as
-before (same results, slower first call). A test checks that the shipped IR matches the source.
+The manifest records a digest of the Python source the IR was generated from, the Numba and llvmlite versions
+that generated it and a digest of each IR file. The IR is used only when the first two match the running ones and
+every file is there, readable and unchanged; otherwise kernels compile through Numba as before (same results, slower
+first call). A test checks that the shipped IR matches the source.
 """
 
 from __future__ import annotations
@@ -56,16 +57,34 @@ def toolchain() -> dict[str, str]:
     return {"numba": version("numba"), "llvmlite": version("llvmlite")}
 
 
+def _file_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 @functools.cache
 def manifest() -> dict[str, Any] | None:
-    """The shipped manifest when it is current for this source and toolchain, else None."""
+    """The shipped manifest when it is current for this source and toolchain and every IR file it lists is intact,
+    else None (a damaged or missing file must not reach LLVM: a kernel then compiles through Numba)."""
     try:
         with open(MANIFEST) as f:
             m = json.load(f)
-        if m.get("source") != source_digest() or m.get("toolchain") != toolchain():
+        if not isinstance(m, dict) or m.get("source") != source_digest() or m.get("toolchain") != toolchain():
             return None
-        return m if isinstance(m.get("functions"), dict) else None
-    except (OSError, ValueError, ImportError):
+        functions, files = m.get("functions"), m.get("files")
+        if not isinstance(functions, dict) or not isinstance(files, dict) or set(functions) != set(FUNCTIONS) or \
+                not all(isinstance(functions[n], str) and isinstance(files.get(n), str) for n in FUNCTIONS):
+            return None
+        texts: dict[str, str] = {}
+        for name in FUNCTIONS:
+            with open(os.path.join(DIR, f"{name}.ll"), "rb") as f:
+                data = f.read()
+            if _file_digest(data) != files[name]:
+                return None
+            texts[name] = data.decode()
+            if f"@{functions[name]}(" not in texts[name]:  # the symbol a kernel calls must be the one defined
+                return None
+        return {**m, "texts": texts}
+    except (OSError, ValueError, ImportError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         return None
 
 
@@ -82,11 +101,12 @@ def symbol(name: str) -> str:
     return str(m["functions"][name])
 
 
-@functools.cache
 def ir_text(name: str) -> str:
-    """The LLVM IR module defining helper `name` (and the functions it calls, as linkonce_odr definitions)."""
-    with open(os.path.join(DIR, f"{name}.ll")) as f:
-        return f.read()
+    """The LLVM IR module defining helper `name` (and the functions it calls, as linkonce_odr definitions), as checked
+    against its digest when the manifest was read."""
+    m = manifest()
+    assert m is not None, "helper IR is not available"
+    return str(m["texts"][name])
 
 
 def generate(directory: str = DIR) -> dict[str, Any]:
@@ -99,6 +119,7 @@ def generate(directory: str = DIR) -> dict[str, Any]:
 
     os.makedirs(directory, exist_ok=True)
     symbols: dict[str, str] = {}
+    files: dict[str, str] = {}
     for name, nargs in FUNCTIONS.items():
         ty = types.float64 if "_f64" in name else types.float32
         params = ", ".join(f"x{i}" for i in range(nargs))
@@ -111,10 +132,11 @@ def generate(directory: str = DIR) -> dict[str, Any]:
         mangled = cres.fndesc.mangled_name
         public = f"lazyarr_helper_{name}"
         text = re.sub(rf"@{re.escape(mangled)}\b", f"@{public}", text)
-        with open(os.path.join(directory, f"{name}.ll"), "w") as f:
-            f.write(text)
+        with open(os.path.join(directory, f"{name}.ll"), "wb") as f:
+            f.write(text.encode())
         symbols[name] = public
-    m = {"source": source_digest(), "toolchain": toolchain(), "functions": symbols}
+        files[name] = _file_digest(text.encode())
+    m = {"source": source_digest(), "toolchain": toolchain(), "functions": symbols, "files": files}
     with open(os.path.join(directory, "manifest.json"), "w") as f:
         json.dump(m, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -102,11 +102,11 @@ def _load(name: str, source: str, program: Program | None = None) -> tuple[Calla
     if program is not None and flag("LLVM") and render_llvm.supports(program):
         try:
             obj = render_llvm.compile_object(program)
-        except render_llvm.UnsupportedError:
-            pass
-        else:
             kinds = render_llvm.kinds(program)
             kernel = native.link(name, kinds, obj)
+        except Exception:  # noqa: BLE001  (unsupported, or LLVM refused it: the kernel compiles through Numba)
+            pass
+        else:
             kernel.source = source
             if flag("NATIVE"):
                 try:

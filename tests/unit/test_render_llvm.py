@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -84,7 +86,10 @@ def test_shipped_helper_ir_matches_its_source() -> None:
     assert manifest["source"] == helper_ir.source_digest()
     assert set(manifest["functions"]) == set(helper_ir.FUNCTIONS)
     for name in helper_ir.FUNCTIONS:
-        assert f"@{manifest['functions'][name]}(" in helper_ir.ir_text(name)
+        with open(os.path.join(helper_ir.DIR, f"{name}.ll"), "rb") as f:
+            data = f.read()
+        assert f"@{manifest['functions'][name]}(" in data.decode()
+        assert manifest["files"][name] == hashlib.sha256(data).hexdigest()
     assert helper_ir.available() == (manifest["toolchain"] == helper_ir.toolchain())
 
 
@@ -135,3 +140,40 @@ def test_llvm_orders_booleans_false_before_true() -> None:
     assert built and all(isinstance(k, NativeKernel) for k in built)
     want = np.where((a < b) < (b < a), a, b) * 4 + np.where((a < b) >= (b <= a), a, b)
     np.testing.assert_array_equal(got, want)
+
+
+def _truncate(d: str) -> None:
+    with open(os.path.join(d, "sin_f32.ll"), "r+b") as f:
+        f.truncate(3000)
+
+
+def _not_a_dict(d: str) -> None:
+    with open(os.path.join(d, "manifest.json"), "w") as f:
+        f.write("[1]")
+
+
+def _rename_symbol(d: str) -> None:
+    with open(os.path.join(d, "manifest.json")) as f:
+        m = json.load(f)
+    m["functions"]["sin_f32"] = "not_defined"
+    with open(os.path.join(d, "manifest.json"), "w") as f:
+        json.dump(m, f)
+
+
+@pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
+@pytest.mark.parametrize("damage", [_truncate, _rename_symbol, _not_a_dict, lambda d: os.remove(os.path.join(d, "tan_f64.ll"))])
+def test_damaged_helper_ir_falls_back_to_numba(tmp_path, monkeypatch, damage: Callable[[str], None]) -> None:  # noqa: ANN001
+    d = str(tmp_path / "helper_ir")
+    shutil.copytree(helper_ir.DIR, d)
+    damage(d)
+    monkeypatch.setattr(helper_ir, "DIR", d)
+    monkeypatch.setattr(helper_ir, "MANIFEST", os.path.join(d, "manifest.json"))
+    helper_ir.manifest.cache_clear()
+    try:
+        x = np.array([0.5, 3.0e9, -2.0], np.float32)
+        got, built = _run(lambda t: t.sin() * 2, [x], 1)
+    finally:
+        helper_ir.manifest.cache_clear()
+    assert built and not any(isinstance(k, NativeKernel) for k in built)
+    np.testing.assert_allclose(got, np.sin(x.astype(np.float64)) * 2, rtol=1e-6)
+

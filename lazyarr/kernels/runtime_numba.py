@@ -35,17 +35,29 @@ _compiled: dict[str, Callable[..., Any]] = {}
 _lock = threading.Lock()
 
 
+def _support_files() -> list[str]:
+    """The files besides a kernel's source that its compiled code depends on (see `_support_digest`)."""
+    spec = importlib.util.find_spec("numba")
+    assert spec is not None and spec.origin is not None, "lazyarr's CPU backend needs numba"
+    here = os.path.dirname(os.path.abspath(__file__))
+    helpers = sorted(glob.glob(os.path.join(here, "numba_*.py")) + glob.glob(os.path.join(here, "transcendental*.py")))
+    llvm = [os.path.join(here, "render_llvm.py"), os.path.join(here, "helper_ir", "manifest.json")]
+    return [os.path.join(os.path.dirname(spec.origin), "_version.py"), *helpers, *llvm]
+
+
 @functools.cache
 def _support_digest() -> str:
     # Numba's cache only watches the kernel's own file: fold in the helper modules kernels call, and Numba's exact
-    # version (read from its files: importing Numba here would cost a warm-cache process all it saves)
-    spec = importlib.util.find_spec("numba")
-    assert spec is not None and spec.origin is not None, "lazyarr's CPU backend needs numba"
+    # version (read from its files: importing Numba here would cost a warm-cache process all it saves); and what
+    # builds the native objects of render_llvm's kernels (its module and the helper IR's manifest, which holds each IR
+    # file's digest), or a changed renderer would keep loading the objects the old one saved
     h = hashlib.sha256(CACHE_VERSION.encode())
-    here = os.path.dirname(os.path.abspath(__file__))
-    for helper in [os.path.join(os.path.dirname(spec.origin), "_version.py")] + sorted(glob.glob(os.path.join(here, "numba_*.py")) + glob.glob(os.path.join(here, "transcendental*.py"))):
-        with open(helper, "rb") as f:
-            h.update(f.read())
+    for helper in _support_files():
+        try:
+            with open(helper, "rb") as f:
+                h.update(f.read())
+        except OSError:  # no manifest: render_llvm is off (helper_ir.available()), nothing of it to fold in
+            h.update(b"-")
     return h.hexdigest()
 
 

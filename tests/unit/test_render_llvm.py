@@ -177,3 +177,8 @@ def test_damaged_helper_ir_falls_back_to_numba(tmp_path, monkeypatch, damage: Ca
     assert built and not any(isinstance(k, NativeKernel) for k in built)
     np.testing.assert_allclose(got, np.sin(x.astype(np.float64)) * 2, rtol=1e-6)
 
+
+def test_kernel_names_depend_on_what_builds_llvm_kernels() -> None:
+    # a native object render_llvm saved is found by the kernel's name: a changed renderer or helper IR must not load it
+    files = runtime_numba._support_files()
+    assert os.path.abspath(render_llvm.__file__) in files and helper_ir.MANIFEST in files

@@ -208,7 +208,10 @@ def num_threads() -> int:
     n = flag("NUM_THREADS")
     if n > 0:
         return n
-    if "numba" not in sys.modules:  # what Numba's config would say, without importing Numba for it
+    numba = sys.modules.get("numba")
+    # what Numba's config would say, without importing Numba for it; also while another thread is importing Numba (a
+    # kernel compiling through it): importing its modules from here then fails halfway (Numba's circular imports)
+    if numba is None or getattr(numba.__spec__, "_initializing", False):
         return default_cpu_threads()
     from numba.np.ufunc import parallel
 

@@ -182,3 +182,35 @@ def test_kernel_names_depend_on_what_builds_llvm_kernels() -> None:
     # a native object render_llvm saved is found by the kernel's name: a changed renderer or helper IR must not load it
     files = runtime_numba._support_files()
     assert os.path.abspath(render_llvm.__file__) in files and helper_ir.MANIFEST in files
+
+
+RACE_PROGRAM = """
+import sys, threading, numpy as np
+from lazyarr import Tensor
+x = np.linspace(-3, 3, 4096).astype(np.float32)
+(Tensor(x) * 2).realize()  # built by render_llvm: Numba is not imported yet
+errors, started, stop = [], threading.Barrier(3), threading.Event()
+def launch():  # kernels split over threads ask for Numba's thread count while another thread imports Numba
+    started.wait()
+    try:
+        while not stop.is_set():
+            (Tensor(x) * 2).numpy()
+    except Exception as e:
+        errors.append(repr(e))
+threads = [threading.Thread(target=launch) for _ in range(2)]
+[t.start() for t in threads]
+started.wait()
+total = float(Tensor(x).sum().numpy())  # a reduction: compiled through Numba, imported now
+stop.set()
+[t.join() for t in threads]
+print("numba" in sys.modules, errors, total)
+"""
+
+
+@pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
+def test_launches_while_another_thread_imports_numba(tmp_path: object) -> None:
+    env = {**os.environ, "LAZYARR_CACHE_DIR": str(tmp_path), "LAZYARR_PARALLEL_MIN": "1024"}
+    env.pop("LAZYARR_NUM_THREADS", None)
+    out = subprocess.run([sys.executable, "-c", RACE_PROGRAM], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[:2] == ["True", "[]"], out.stdout

@@ -148,7 +148,7 @@ class _Builder:
                 b.position_at_start(self.fn.entry_basic_block)
                 self.retslot[dt.name] = b.alloca(self.ty(dt))
         slot = self.retslot[dt.name]
-        b.call(self.helpers[name], [slot, ir.Constant(self.ptr, None), *args])
+        b.call(self.helpers[name], [slot, ir.Constant(self.ptr, None), *args], attrs=("alwaysinline",))
         return b.load(slot, typ=self.ty(dt))
 
     def intrinsic(self, name: str, dt: DType, args: list[Any]) -> Any:

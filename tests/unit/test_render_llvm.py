@@ -78,7 +78,7 @@ def test_llvm_chain_matches_numpy_and_writes_in_place() -> None:
 
 
 def test_shipped_helper_ir_matches_its_source() -> None:
-    # regenerate with `python -m lazyarr.kernels.helper_ir` after changing transcendental.py or numba_support.py
+    # regenerate with `python scripts/gen_helper_ir.py` after changing transcendental.py or numba_support.py
     with open(helper_ir.MANIFEST) as f:
         manifest = json.load(f)
     assert manifest["source"] == helper_ir.source_digest()

@@ -125,3 +125,14 @@ def test_supports_declines_what_it_cannot_build() -> None:
     loop = Loop("i0", "n0", [Instr("v1", "load", f, ("i0",), 1), Instr("v2", Ops.FLOOR, f, ("v1",)),
                              Store(0, "i0", "v2")])
     assert not render_llvm.supports(Program("k", [f, f], ["n0"], [loop], False))
+
+
+def test_a_failing_llvm_compile_falls_back_to_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(prog: object) -> bytes:
+        raise RuntimeError("LLVM failed")
+
+    monkeypatch.setattr(render_llvm, "compile_object", broken)
+    a, b = (rng.standard_normal(300).astype(np.float32) for _ in range(2))
+    out, built = _run(lambda x, y: (x * 1.25 + y).exp(), [a, b], 1)
+    np.testing.assert_allclose(out, np.exp(a * np.float32(1.25) + b), rtol=2e-6)
+    assert built and not any(isinstance(k, NativeKernel) for k in built)

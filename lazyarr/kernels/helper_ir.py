@@ -3,7 +3,7 @@
 `render_llvm` builds a kernel's LLVM IR itself and compiles it with llvmlite alone (a cold first call then never
 imports or runs Numba, whose start-up and compile take over a second). Its kernels call the same functions the Numba
 kernels call (`lazyarr.kernels.transcendental`): their LLVM IR, as Numba compiles them, is generated once with
-`python -m lazyarr.kernels.helper_ir` and kept in `helper_ir/` (one module per function, plus `manifest.json`).
+`python scripts/gen_helper_ir.py` and kept in `helper_ir/` (one module per function, plus `manifest.json`).
 
 The manifest records a digest of the Python source the IR was generated from, the Numba and llvmlite versions
 that generated it and a digest of each IR file. The IR is used only when the first two match the running ones and
@@ -142,7 +142,3 @@ def generate(directory: str = DIR) -> dict[str, Any]:
         f.write("\n")
     return m
 
-
-if __name__ == "__main__":
-    generate()
-    print(f"wrote {len(FUNCTIONS)} helper modules and the manifest to {DIR}")

@@ -74,8 +74,10 @@ def _instr_ok(s: Instr) -> bool:
     dt = s.dtype
     if dt.name == "float16":
         return False
-    if s.op in ("const", "fparam"):
+    if s.op == "const":
         return dt.is_float or dt.name == "int64"
+    if s.op == "fparam":
+        return dt.is_float
     if s.op == "load":
         return len(s.srcs) == 1
     if s.op == "cast":

@@ -116,8 +116,12 @@ def _load(name: str, source: str, program: Program | None = None) -> tuple[Calla
             obj = render_llvm.compile_object(program)
             kinds = render_llvm.kinds(program)
             kernel = native.link(name, kinds, obj)
-        except Exception:  # noqa: BLE001  (unsupported, or LLVM refused it: the kernel compiles through Numba)
+        except render_llvm.UnsupportedError:
             pass
+        except Exception as e:  # noqa: BLE001  (LLVM or the JIT linker failed here: Numba still compiles the kernel)
+            if flag("DEBUG"):
+                warnings.warn(f"lazyarr: kernel {name} compiles through Numba: the LLVM path failed ({e!r})",
+                              RuntimeWarning, stacklevel=2)
         else:
             kernel.source = source
             if flag("NATIVE"):

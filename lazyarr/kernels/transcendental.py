@@ -157,8 +157,8 @@ def _i32(typingctx, op, a, b):  # type: ignore[no-untyped-def]
 @intrinsic
 def _fma(typingctx, a, b, c):  # type: ignore[no-untyped-def]
     """a * b + c as LLVM's fmuladd: one fused multiply-add where the CPU has FMA (rounded once: never less accurate
-    than the separate operations), a multiply and an add elsewhere. Polynomials only: error-free transforms and
-    Cody-Waite steps spell out their roundings."""
+    than the separate operations), a multiply and an add elsewhere. For polynomials, and Cody-Waite steps whose
+    product is exact or may be rounded either way; error-free transforms spell out their roundings."""
     if not isinstance(a, types.Float) or not a == b == c:
         return None
 
@@ -438,11 +438,12 @@ def _dd_mul(ah, al, bh, bl):  # type: ignore[no-untyped-def]
 
 @_jit
 def exp_f32(x):  # type: ignore[no-untyped-def]
-    """e**x in float32 arithmetic."""
+    """e**x in float32 arithmetic (the reduction x - n ln2 in two fused multiply-adds: n ln2_hi is exact, so the
+    first is exact and the second rounds once)."""
     x = _clamp(x, F32(-104.0), F32(89.0))
-    t = x * _LOG2E_F32 + _ROUND_F32
+    t = _fma(x, _LOG2E_F32, _ROUND_F32)
     n = t - _ROUND_F32
-    r = (x - n * _LN2_HI_F32) - n * _LN2_LO_F32
+    r = _fma(n, -_LN2_LO_F32, _fma(n, -_LN2_HI_F32, x))
     p = F32(1.0) + (r + r * r * _horner(r, _EXP_F32))
     return _ldexp_f32(p, _i32("sub", _bits(t), _ROUND_BITS_F32))
 
@@ -963,9 +964,9 @@ def erf_f64(x):  # type: ignore[no-untyped-def]
 def _exp_erfc_f32(x):  # type: ignore[no-untyped-def]
     """e**x in float32 arithmetic for x in [-16, -0.8] (or NaN), as exp_f32 there: the result is normal, so there is
     no clamping and 2**n is one factor built from the bits of t."""
-    t = x * _LOG2E_F32 + _ROUND_F32
+    t = _fma(x, _LOG2E_F32, _ROUND_F32)
     n = t - _ROUND_F32
-    r = (x - n * _LN2_HI_F32) - n * _LN2_LO_F32
+    r = _fma(n, -_LN2_LO_F32, _fma(n, -_LN2_HI_F32, x))
     p = F32(1.0) + (r + r * r * _horner(r, _EXP_F32))
     return p * _float(_i32("shl", _i32("add", _bits(t), 127 - _ROUND_BITS_F32), 23))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -80,7 +80,7 @@ def test_llvm_chain_matches_numpy_and_writes_in_place() -> None:
 
 
 def test_shipped_helper_ir_matches_its_source() -> None:
-    # regenerate with `python -m lazyarr.kernels.helper_ir` after changing transcendental.py or numba_support.py
+    # regenerate with `python scripts/gen_helper_ir.py` after changing transcendental.py or numba_support.py
     with open(helper_ir.MANIFEST) as f:
         manifest = json.load(f)
     assert manifest["source"] == helper_ir.source_digest()
@@ -132,6 +132,17 @@ def test_supports_declines_what_it_cannot_build() -> None:
     assert not render_llvm.supports(Program("k", [f, f], ["n0"], [loop], False))
 
 
+def test_a_failing_llvm_compile_falls_back_to_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(prog: object) -> bytes:
+        raise RuntimeError("LLVM failed")
+
+    monkeypatch.setattr(render_llvm, "compile_object", broken)
+    a, b = (rng.standard_normal(300).astype(np.float32) for _ in range(2))
+    out, built = _run(lambda x, y: (x * 1.25 + y).exp(), [a, b], 1)
+    np.testing.assert_allclose(out, np.exp(a * np.float32(1.25) + b), rtol=2e-6)
+    assert built and not any(isinstance(k, NativeKernel) for k in built)
+
+
 @pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
 def test_llvm_orders_booleans_false_before_true() -> None:
     a = np.array([1.0, 2.0, np.nan, 0.0], np.float32)
@@ -161,7 +172,8 @@ def _rename_symbol(d: str) -> None:
 
 
 @pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
-@pytest.mark.parametrize("damage", [_truncate, _rename_symbol, _not_a_dict, lambda d: os.remove(os.path.join(d, "tan_f64.ll"))])
+@pytest.mark.parametrize("damage", [_truncate, _rename_symbol, _not_a_dict,
+                                    lambda d: os.remove(os.path.join(d, "tan_f64.ll"))])
 def test_damaged_helper_ir_falls_back_to_numba(tmp_path, monkeypatch, damage: Callable[[str], None]) -> None:  # noqa: ANN001
     d = str(tmp_path / "helper_ir")
     shutil.copytree(helper_ir.DIR, d)

@@ -4,8 +4,8 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-unknown-linux-gnu"
 
 @_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v21B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental6_clampB3v71B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEfff = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental13_exp_erfc_f32B4v120B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental6_clampB2v3B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEfff = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental13_exp_erfc_f32B4v149B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_erf_f32(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
@@ -26,26 +26,23 @@ common.ret:
   %"$phi42.0.2.0.i" = select i1 %.42.i, float 4.000000e+00, float %"$phi22.0.2.0.i"
   %0 = fneg float %"$phi42.0.2.0.i"
   %.176 = fmul float %"$phi42.0.2.0.i", %0
-  %.5.i = fmul float %.176, 0x3FF7154760000000
-  %.6.i = fadd float %.5.i, 0x4168000000000000
-  %.7.i = fadd float %.6.i, 0xC168000000000000
-  %.8.i = fmul float %.7.i, 0x3FE62E4000000000
-  %.9.i = fsub float %.176, %.8.i
-  %.10.i = fmul float %.7.i, 0x3EB7F7D1C0000000
-  %.11.i = fsub float %.9.i, %.10.i
-  %.13.i = fmul float %.11.i, %.11.i
-  %.41.i = tail call float @llvm.fmuladd.f32(float %.11.i, float 0x3F56A24320000000, float 0x3F81239E20000000)
-  %.43.i = tail call float @llvm.fmuladd.f32(float %.41.i, float %.11.i, float 0x3FA5558F20000000)
-  %.45.i = tail call float @llvm.fmuladd.f32(float %.43.i, float %.11.i, float 0x3FC5554920000000)
-  %.52.i = tail call float @llvm.fmuladd.f32(float %.45.i, float %.11.i, float 0x3FDFFFFFC0000000)
-  %.53.i = fmul float %.13.i, %.52.i
-  %.54.i = fadd float %.11.i, %.53.i
-  %.55.i = fadd float %.54.i, 1.000000e+00
-  %.56.i = bitcast float %.6.i to i32
-  %.59.i = shl i32 %.56.i, 23
-  %.61.i = add i32 %.59.i, 1065353216
-  %.62.i = bitcast i32 %.61.i to float
-  %.63.i = fmul float %.55.i, %.62.i
+  %.5.i = tail call float @llvm.fmuladd.f32(float %.176, float 0x3FF7154760000000, float 0x4168000000000000)
+  %.6.i = fadd float %.5.i, 0xC168000000000000
+  %.9.i = tail call float @llvm.fmuladd.f32(float %.6.i, float 0xBFE62E4000000000, float %.176)
+  %.10.i = tail call float @llvm.fmuladd.f32(float %.6.i, float 0xBEB7F7D1C0000000, float %.9.i)
+  %.12.i = fmul float %.10.i, %.10.i
+  %.40.i = tail call float @llvm.fmuladd.f32(float %.10.i, float 0x3F56A24320000000, float 0x3F81239E20000000)
+  %.42.i1 = tail call float @llvm.fmuladd.f32(float %.40.i, float %.10.i, float 0x3FA5558F20000000)
+  %.44.i = tail call float @llvm.fmuladd.f32(float %.42.i1, float %.10.i, float 0x3FC5554920000000)
+  %.51.i = tail call float @llvm.fmuladd.f32(float %.44.i, float %.10.i, float 0x3FDFFFFFC0000000)
+  %.52.i = fmul float %.12.i, %.51.i
+  %.53.i = fadd float %.10.i, %.52.i
+  %.54.i = fadd float %.53.i, 1.000000e+00
+  %.55.i = bitcast float %.5.i to i32
+  %.58.i = shl i32 %.55.i, 23
+  %.60.i = add i32 %.58.i, 1065353216
+  %.61.i = bitcast i32 %.60.i to float
+  %.62.i = fmul float %.54.i, %.61.i
   %.101 = fadd float %"$phi42.0.2.0.i", -1.500000e+00
   %.149 = tail call float @llvm.fmuladd.f32(float %.101, float 0x3F210D90E0000000, float 0xBF46A32D80000000)
   %.151 = tail call float @llvm.fmuladd.f32(float %.149, float %.101, float 0x3F603F1F40000000)
@@ -55,7 +52,7 @@ common.ret:
   %.159 = tail call float @llvm.fmuladd.f32(float %.157, float %.101, float 0x3FB37ED360000000)
   %.161 = tail call float @llvm.fmuladd.f32(float %.159, float %.101, float 0xBFC4F19680000000)
   %.172 = tail call float @llvm.fmuladd.f32(float %.161, float %.101, float 0x3FD494DAE0000000)
-  %.201 = fmul float %.172, %.63.i
+  %.201 = fmul float %.172, %.62.i
   %.202 = fsub float 1.000000e+00, %.201
   %.207 = fcmp ole float %.9, 9.218750e-01
   %erf_f32_v22__vphi426_2.2.0 = select i1 %.207, float %.67, float %.202

@@ -48,9 +48,10 @@ def host_key() -> str:
     return hashlib.sha256(desc.encode()).hexdigest()[:16]
 
 
-def path_for(kernel_path: str) -> str:
-    """Where the native object of the kernel module at `kernel_path` (<name>.py) lives for this host."""
-    return f"{kernel_path[:-3]}.{host_key()}{SUFFIX}"
+def path_for(kernel_path: str, built_by: str = "") -> str:
+    """Where the native object of the kernel module at `kernel_path` (<name>.py) lives for this host; `built_by`
+    "llvm" names the object `render_llvm` built (so that LAZYARR_LLVM=0 never loads one)."""
+    return f"{kernel_path[:-3]}{'.' + built_by if built_by else ''}.{host_key()}{SUFFIX}"
 
 
 # ---- export (Numba is loaded) ----

@@ -80,8 +80,8 @@ def _instr_ok(s: Instr) -> bool:
         return dt.is_float
     if s.op == "load":
         return len(s.srcs) == 1
-    if s.op == "cast":
-        return dt.is_float
+    if s.op == "cast":  # to a float, or int64 from int64 or bool (index arithmetic: arange)
+        return dt.is_float or dt.name == "int64"
     if not isinstance(s.op, Ops):
         return False
     if dt.is_float:
@@ -180,6 +180,10 @@ class _Builder:
             if from_dt.is_float:
                 widen = dt.itemsize > from_dt.itemsize
                 return b.fpext(src[0], self.ty(dt)) if widen else b.fptrunc(src[0], self.ty(dt))
+            if dt.name == "int64":  # from bool (int64 from int64 returned above; a float source is not built)
+                if not from_dt.is_bool:
+                    raise UnsupportedError(f"cast {from_dt.name} -> int64")
+                return b.zext(src[0], self.i64)
             if from_dt.is_bool:
                 return b.uitofp(src[0], self.ty(dt))
             if from_dt.name == "int64":

@@ -106,12 +106,14 @@ def _path(name: str) -> str:
 
 def _load(name: str, source: str, program: Program | None = None) -> tuple[Callable[..., Any], bool]:
     path = _path(name)
+    llvm = bool(flag("LLVM"))
     if flag("NATIVE"):
-        kernel = native.load(native.path_for(path), name)
-        if kernel is not None:
-            kernel.source = source
-            return kernel, True
-    if program is not None and flag("LLVM") and render_llvm.supports(program):
+        for saved in ([native.path_for(path, "llvm")] if llvm else []) + [native.path_for(path)]:
+            kernel = native.load(saved, name)
+            if kernel is not None:
+                kernel.source = source
+                return kernel, True
+    if program is not None and llvm and render_llvm.supports(program):
         try:
             obj = render_llvm.compile_object(program)
             kinds = render_llvm.kinds(program)
@@ -126,7 +128,7 @@ def _load(name: str, source: str, program: Program | None = None) -> tuple[Calla
             kernel.source = source
             if flag("NATIVE"):
                 try:
-                    native.save(native.path_for(path), kinds, obj)
+                    native.save(native.path_for(path, "llvm"), kinds, obj)
                 except OSError:  # an unwritable cache: the kernel still runs
                     pass
             return kernel, False

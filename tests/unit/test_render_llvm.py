@@ -48,6 +48,8 @@ EXPRESSIONS: dict[str, Callable[..., Tensor]] = {
     "pow": lambda a, b, c, d: (a.abs() + 0.5) ** (b * 0.25),
     "select": lambda a, b, c, d: a.maximum(b).abs().sqrt() / c.minimum(d) + (a < b).where(c, d).reciprocal(),
     "broadcast": lambda a, b, c, d: a.reshape(-1, 1)[:8] * b.reshape(1, -1) + c.reshape(1, -1).sin(),
+    "arange": lambda a, b, c, d: a * Tensor.arange(a.shape[0], dtype=a.dtype)
+    + (Tensor.arange(a.shape[0]) * 3).float().cos(),
 }
 
 
@@ -111,11 +113,14 @@ def test_cold_first_call_of_the_chain_never_imports_numba(tmp_path: object) -> N
         "s = lazyarr.stats()\n"
         "print(s.kernels_compiled, 'numba' in sys.modules, float(r[0]))\n")
     env = {**os.environ, "LAZYARR_CACHE_DIR": str(tmp_path)}
-    for compiled in ("1", "0"):  # an empty cache, then the object the first process saved
-        out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=120)
+    # an empty cache, then the object the first process saved, then LAZYARR_LLVM=0: Numba compiles (it never loads
+    # an object render_llvm built)
+    for llvm, compiled, numba in (("1", "1", "False"), ("1", "0", "False"), ("0", "1", "True")):
+        out = subprocess.run([sys.executable, "-c", program], env={**env, "LAZYARR_LLVM": llvm}, capture_output=True,
+                             text=True, timeout=120)
         assert out.returncode == 0, out.stderr
         n, numba_loaded, value = out.stdout.split()
-        assert (n, numba_loaded) == (compiled, "False")
+        assert (n, numba_loaded) == (compiled, numba)
         assert float(value) == pytest.approx(0.25 + 0.5 * np.exp(-0.5) * np.sin(0.5), rel=1e-6)
 
 

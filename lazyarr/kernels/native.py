@@ -7,6 +7,10 @@ that builds the kernel's array arguments from (pointer, size) integer pairs (int
 are). `load` (Numba not needed) links the two
 into a fresh JIT library and returns a `NativeKernel`: the same machine code Numba would run, so the same results.
 A kernel that is not eligible, or a file that cannot be read, is simply not native: the caller uses Numba's dispatcher.
+
+Kernels `render_llvm` built (position-independent code) are also linked into a shared library by the system C
+compiler, when there is one, in the background (`save_shared`); a later process opens that with ctypes alone
+(`load_shared`), without even importing llvmlite's binding (about 40 ms of a warm first call).
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ import hashlib
 import json
 import os
 import re
+import shutil
+import subprocess
+import tempfile
 import threading
 from typing import Any
 
@@ -306,3 +313,93 @@ def load(path: str, name: str) -> NativeKernel | None:
         except OSError:
             pass
         return None
+
+
+# ---- shared libraries (kernels render_llvm built; no llvmlite needed to load) ----
+
+SHARED_SUFFIX = ".so"
+
+
+@functools.cache
+def shared_host_key() -> str:
+    """What a saved shared library is only valid for, read without llvmlite's binding: this module, llvmlite's version
+    (which fixes LLVM's), and the CPU's model and feature flags from /proc/cpuinfo; "" where those cannot be read
+    (then no shared libraries are used)."""
+    import platform
+
+    import llvmlite
+
+    try:
+        with open("/proc/cpuinfo") as f:
+            info = f.read().split("\n\n")[0]
+        with open(os.path.abspath(__file__), "rb") as f:
+            own = hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return ""
+    cpu = [line for line in info.splitlines() if line.split(":")[0].strip() in ("model name", "flags", "Features")]
+    if not cpu:
+        return ""
+    desc = f"{FORMAT}|{own}|{llvmlite.__version__}|{platform.machine()}|{'|'.join(cpu)}"
+    return hashlib.sha256(desc.encode()).hexdigest()[:16]
+
+
+def shared_path_for(kernel_path: str) -> str | None:
+    """Where the shared library of the render_llvm kernel module at `kernel_path` lives for this host (None: not
+    supported here)."""
+    key = shared_host_key()
+    return f"{kernel_path[:-3]}.llvm.{key}{SHARED_SUFFIX}" if key else None
+
+
+def save_shared(path: str, kinds: str, obj: bytes, wait: bool = False) -> threading.Thread | None:
+    """Link position-independent object code `obj` (defining ENTRY, arguments of `kinds`) into a shared library at
+    `path` with the system C compiler, on a new thread (`wait`: on this one); nothing without a compiler. The
+    library's SHA-256 and `kinds` go into `path`.json, which `load_shared` checks before opening it. The thread is
+    not a daemon: a process that compiled new kernels waits at exit for their libraries (tens of milliseconds)."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        return None
+
+    def work() -> None:
+        try:
+            with tempfile.TemporaryDirectory(dir=os.path.dirname(path)) as d:
+                src, lib = os.path.join(d, "k.o"), os.path.join(d, "k.so")
+                with open(src, "wb") as f:
+                    f.write(obj)
+                subprocess.run([cc, "-shared", "-o", lib, src, "-lm"], check=True, capture_output=True, timeout=60)
+                with open(lib, "rb") as f:
+                    digest = hashlib.sha256(f.read()).hexdigest()
+                with open(os.path.join(d, "k.json"), "w") as f:
+                    json.dump({"sha256": digest, "args": kinds}, f)
+                os.replace(os.path.join(d, "k.json"), f"{path}.json")
+                os.replace(lib, path)
+        except (OSError, subprocess.SubprocessError):  # no usable compiler or cache: the .native object still works
+            pass
+
+    if wait:
+        work()
+        return None
+    thread = threading.Thread(target=work, name="lazyarr-link")
+    thread.start()
+    return thread
+
+
+def load_shared(path: str, name: str) -> NativeKernel | None:
+    """The kernel in the shared library at `path`, or None when there is none, or it does not match its checksum."""
+    try:
+        with open(f"{path}.json") as f:
+            meta = json.load(f)
+        with open(path, "rb") as f:
+            data = f.read()
+        kinds = meta["args"]
+        if hashlib.sha256(data).hexdigest() != meta["sha256"] or not isinstance(kinds, str) or set(kinds) - set(_CTYPE):
+            raise ValueError("checksum mismatch")
+        lib = ctypes.CDLL(path)
+        raw = ctypes.CFUNCTYPE(ctypes.c_int32, *(_CTYPE[k] for k in kinds))((ENTRY, lib))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        for stale in (path, f"{path}.json"):
+            try:
+                os.remove(stale)
+            except OSError:
+                pass
+        return None
+    return NativeKernel(name, raw, lib)

@@ -107,6 +107,11 @@ def _path(name: str) -> str:
 def _load(name: str, source: str, program: Program | None = None) -> tuple[Callable[..., Any], bool]:
     path = _path(name)
     llvm = bool(flag("LLVM"))
+    if flag("NATIVE") and llvm and (shared := native.shared_path_for(path)) is not None:
+        kernel = native.load_shared(shared, name)
+        if kernel is not None:
+            kernel.source = source
+            return kernel, True
     if flag("NATIVE"):
         for saved in ([native.path_for(path, "llvm")] if llvm else []) + [native.path_for(path)]:
             kernel = native.load(saved, name)
@@ -129,6 +134,8 @@ def _load(name: str, source: str, program: Program | None = None) -> tuple[Calla
             if flag("NATIVE"):
                 try:
                     native.save(native.path_for(path, "llvm"), kinds, obj)
+                    if (shared := native.shared_path_for(path)) is not None:
+                        native.save_shared(shared, kinds, obj)
                 except OSError:  # an unwritable cache: the kernel still runs
                     pass
             return kernel, False

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import glob
 import hashlib
 import json
 import os
@@ -9,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -111,17 +114,54 @@ def test_cold_first_call_of_the_chain_never_imports_numba(tmp_path: object) -> N
         "a, b, c, d = (Tensor(np.full(4096, 0.5, np.float32)) for _ in range(4))\n"
         "r = (a * b + c * (-d).exp() * a.sin()).numpy()\n"
         "s = lazyarr.stats()\n"
-        "print(s.kernels_compiled, 'numba' in sys.modules, float(r[0]))\n")
+        "print(s.kernels_compiled, 'numba' in sys.modules, float(r[0]), 'llvmlite.binding' in sys.modules)\n")
     env = {**os.environ, "LAZYARR_CACHE_DIR": str(tmp_path)}
     # an empty cache, then the object the first process saved, then LAZYARR_LLVM=0: Numba compiles (it never loads
     # an object render_llvm built)
-    for llvm, compiled, numba in (("1", "1", "False"), ("1", "0", "False"), ("0", "1", "True")):
+    # with a C compiler, the second process opens the shared library the first one linked: no llvmlite binding
+    binding = "False" if shutil.which("cc") or shutil.which("gcc") or shutil.which("clang") else "True"
+    runs = (("1", "1", "False", "True"), ("1", "0", "False", binding), ("0", "1", "True", "True"))
+    for llvm, compiled, numba, llvmlite_binding in runs:
         out = subprocess.run([sys.executable, "-c", program], env={**env, "LAZYARR_LLVM": llvm}, capture_output=True,
                              text=True, timeout=120)
         assert out.returncode == 0, out.stderr
-        n, numba_loaded, value = out.stdout.split()
-        assert (n, numba_loaded) == (compiled, numba)
+        n, numba_loaded, value, binding_loaded = out.stdout.split()
+        assert (n, numba_loaded, binding_loaded) == (compiled, numba, llvmlite_binding)
         assert float(value) == pytest.approx(0.25 + 0.5 * np.exp(-0.5) * np.sin(0.5), rel=1e-6)
+
+
+def test_damaged_shared_library_is_not_opened(tmp_path: object) -> None:
+    from lazyarr.kernels import native
+
+    if not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")) or not native.shared_host_key():
+        pytest.skip("no C compiler or /proc/cpuinfo here: kernels are never saved as shared libraries")
+    a, b = (rng.standard_normal(300).astype(np.float32) for _ in range(2))
+    kernel = (lambda x, y: (x * 0.75 - y).sin())
+    want = np.sin(a * np.float32(0.75) - b)
+    with la.Context(CACHE_DIR=str(tmp_path)):
+        realize._kernels.clear()
+        runtime_numba._compiled.clear()
+        np.testing.assert_allclose(kernel(Tensor(a), Tensor(b)).numpy(), want, rtol=1e-6, atol=1e-7)
+        for t in threading.enumerate():  # the background link
+            if t.name == "lazyarr-link":
+                t.join()
+        libs = glob.glob(str(tmp_path / "kernels" / f"*{native.SHARED_SUFFIX}"))
+        assert len(libs) == 1
+        first = kernel(Tensor(a), Tensor(b)).numpy()
+        realize._kernels.clear()
+        runtime_numba._compiled.clear()
+        np.testing.assert_array_equal(kernel(Tensor(a), Tensor(b)).numpy(), first)
+        (loaded,) = runtime_numba._compiled.values()
+        assert isinstance(loaded._tracker, ctypes.CDLL)  # opened from the shared library
+        with open(libs[0], "r+b") as f:  # one byte changed: the checksum no longer matches
+            f.seek(100)
+            byte = f.read(1)
+            f.seek(100)
+            f.write(bytes([byte[0] ^ 0xFF]))
+        assert native.load_shared(libs[0], "k") is None and not os.path.exists(libs[0])
+        realize._kernels.clear()
+        runtime_numba._compiled.clear()
+        np.testing.assert_allclose(kernel(Tensor(a), Tensor(b)).numpy(), want, rtol=1e-6, atol=1e-7)
 
 
 def test_supports_declines_what_it_cannot_build() -> None:

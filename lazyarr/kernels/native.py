@@ -182,7 +182,7 @@ def save(path: str, kinds: str, entry_obj: bytes, obj: bytes = b"", stubs: list[
     calls; `stubs` are symbols linked to an abort stub. Returns True."""
     payload = entry_obj + obj
     meta = {"args": kinds, "stubs": stubs or [], "entry_size": len(entry_obj)}
-    header = json.dumps({**meta, "sha256": _checksum(meta, payload)}).encode()
+    header = json.dumps({**meta, "sha256": _checksum(meta, payload, path)}).encode()
     tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
     with open(tmp, "wb") as f:
         f.write(len(header).to_bytes(8, "little") + header + payload)
@@ -190,10 +190,12 @@ def save(path: str, kinds: str, entry_obj: bytes, obj: bytes = b"", stubs: list[
     return True
 
 
-def _checksum(meta: dict[str, Any], payload: bytes) -> str:
-    """SHA-256 of the header's fields and the object code: a damaged header (a wrong argument count would make the
-    ctypes call pass the wrong arguments) is caught like damaged code."""
-    return hashlib.sha256(json.dumps(meta, sort_keys=True).encode() + b"\0" + payload).hexdigest()
+def _checksum(meta: dict[str, Any], payload: bytes, path: str) -> str:
+    """SHA-256 of the file's name, the header's fields and the object code: a damaged header (a wrong argument count
+    would make the ctypes call pass the wrong arguments) is caught like damaged code, and so is another kernel's file
+    copied or renamed onto this one's name (it would compute the other kernel)."""
+    head = json.dumps({**meta, "file": os.path.basename(path)}, sort_keys=True)
+    return hashlib.sha256(head.encode() + b"\0" + payload).hexdigest()
 
 
 @functools.cache
@@ -302,7 +304,7 @@ def load(path: str, name: str) -> NativeKernel | None:
         payload = data[8 + n:]
         sha = meta.pop("sha256")
         kinds = meta["args"]
-        if _checksum(meta, payload) != sha or not isinstance(kinds, str) or set(kinds) - set(_CTYPE) or \
+        if _checksum(meta, payload, path) != sha or not isinstance(kinds, str) or set(kinds) - set(_CTYPE) or \
                 not isinstance(meta["entry_size"], int) or not 0 <= meta["entry_size"] <= len(payload):
             raise ValueError("checksum mismatch")
         entry_obj, obj = payload[:meta["entry_size"]], payload[meta["entry_size"]:]
@@ -367,7 +369,7 @@ def save_shared(path: str, kinds: str, obj: bytes, wait: bool = False) -> thread
                     f.write(obj)
                 subprocess.run([cc, "-shared", "-o", lib, src, "-lm"], check=True, capture_output=True, timeout=60)
                 with open(lib, "rb") as f:
-                    digest = hashlib.sha256(f.read()).hexdigest()
+                    digest = _shared_checksum(path, kinds, f.read())
                 with open(os.path.join(d, "k.json"), "w") as f:
                     json.dump({"sha256": digest, "args": kinds}, f)
                 os.replace(os.path.join(d, "k.json"), f"{path}.json")
@@ -383,6 +385,13 @@ def save_shared(path: str, kinds: str, obj: bytes, wait: bool = False) -> thread
     return thread
 
 
+def _shared_checksum(path: str, kinds: str, data: bytes) -> str:
+    """SHA-256 of the library's file name, its argument kinds and its bytes: a sidecar whose kinds were changed (the
+    ctypes call would pass the wrong arguments), or another kernel's library and sidecar renamed onto this one's names
+    (it would compute the other kernel), do not match."""
+    return hashlib.sha256(f"{os.path.basename(path)}|{kinds}\0".encode() + data).hexdigest()
+
+
 def load_shared(path: str, name: str) -> NativeKernel | None:
     """The kernel in the shared library at `path`, or None when there is none, or it does not match its checksum."""
     try:
@@ -391,7 +400,8 @@ def load_shared(path: str, name: str) -> NativeKernel | None:
         with open(path, "rb") as f:
             data = f.read()
         kinds = meta["args"]
-        if hashlib.sha256(data).hexdigest() != meta["sha256"] or not isinstance(kinds, str) or set(kinds) - set(_CTYPE):
+        if not isinstance(kinds, str) or set(kinds) - set(_CTYPE) or \
+                _shared_checksum(path, kinds, data) != meta["sha256"]:
             raise ValueError("checksum mismatch")
         lib = ctypes.CDLL(path)
         raw = ctypes.CFUNCTYPE(ctypes.c_int32, *(_CTYPE[k] for k in kinds))((ENTRY, lib))

@@ -164,6 +164,43 @@ def test_damaged_shared_library_is_not_opened(tmp_path: object) -> None:
         np.testing.assert_allclose(kernel(Tensor(a), Tensor(b)).numpy(), want, rtol=1e-6, atol=1e-7)
 
 
+def test_saved_kernel_files_only_open_under_their_own_name_and_kinds(tmp_path: object) -> None:
+    from lazyarr.kernels import native
+
+    if not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")) or not native.shared_host_key():
+        pytest.skip("no C compiler or /proc/cpuinfo here: kernels are never saved as shared libraries")
+    a, b = (rng.standard_normal(300).astype(np.float32) for _ in range(2))
+    kernels = {"sin": (lambda x, y: (x * 0.75 - y).sin(), np.sin(a * np.float32(0.75) - b)),
+               "exp": (lambda x, y: x * y.exp(), a * np.exp(b))}
+    with la.Context(CACHE_DIR=str(tmp_path)):
+        files = {}
+        for key, (fn, want) in kernels.items():
+            realize._kernels.clear()
+            runtime_numba._compiled.clear()
+            np.testing.assert_allclose(fn(Tensor(a), Tensor(b)).numpy(), want, rtol=1e-6, atol=1e-7)
+            (kernel,) = runtime_numba._compiled.values()
+            files[key] = os.path.join(runtime_numba._kernel_dir(), kernel.name)
+        for t in threading.enumerate():  # the background links
+            if t.name == "lazyarr-link":
+                t.join()
+        lib = {k: native.shared_path_for(f + ".py") for k, f in files.items()}
+        obj = {k: native.path_for(f + ".py", "llvm") for k, f in files.items()}
+        # a sidecar whose kinds lost two arguments (its checksum unchanged): the call would pass the wrong arguments
+        with open(lib["sin"] + ".json") as f:
+            meta = json.load(f)
+        with open(lib["sin"] + ".json", "w") as f:
+            json.dump({**meta, "args": meta["args"][:-2]}, f)
+        assert native.load_shared(lib["sin"], "k") is None and not os.path.exists(lib["sin"])
+        # the other kernel's files copied onto this one's names: not opened (they would compute the other kernel)
+        for suffix in ("", ".json"):
+            shutil.copy(lib["exp"] + suffix, lib["sin"] + suffix)
+        shutil.copy(obj["exp"], obj["sin"])
+        realize._kernels.clear()
+        runtime_numba._compiled.clear()
+        fn, want = kernels["sin"]
+        np.testing.assert_allclose(fn(Tensor(a), Tensor(b)).numpy(), want, rtol=1e-6, atol=1e-7)
+
+
 def test_supports_declines_what_it_cannot_build() -> None:
     from lazyarr import dtypes
     from lazyarr.graph.ops import Ops

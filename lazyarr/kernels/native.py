@@ -377,11 +377,17 @@ def save_shared(path: str, kinds: str, obj: bytes, wait: bool = False) -> thread
         except (OSError, subprocess.SubprocessError):  # no usable compiler or cache: the .native object still works
             pass
 
-    if wait:
+    # at interpreter exit (an atexit handler compiling a kernel) a new thread would not be waited for (Python 3.11:
+    # the library is lost) or cannot start (3.12+: RuntimeError): link on this thread
+    if wait or getattr(threading, "_SHUTTING_DOWN", False):
         work()
         return None
     thread = threading.Thread(target=work, name="lazyarr-link")
-    thread.start()
+    try:
+        thread.start()
+    except RuntimeError:  # no new thread can start (interpreter shutdown, a thread limit)
+        work()
+        return None
     return thread
 
 

@@ -201,6 +201,26 @@ def test_saved_kernel_files_only_open_under_their_own_name_and_kinds(tmp_path: o
         np.testing.assert_allclose(fn(Tensor(a), Tensor(b)).numpy(), want, rtol=1e-6, atol=1e-7)
 
 
+def test_kernel_compiled_at_interpreter_exit_keeps_its_shared_library(tmp_path: object) -> None:
+    from lazyarr.kernels import native
+
+    if not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")) or not native.shared_host_key():
+        pytest.skip("no C compiler or /proc/cpuinfo here: kernels are never saved as shared libraries")
+    # an atexit handler runs after the interpreter stopped waiting for threads (and from 3.12 none can start)
+    program = ("import atexit, numpy as np, lazyarr\n"
+               "def late():\n"
+               "    a = np.linspace(-3, 3, 50, dtype=np.float32)\n"
+               "    r = ((lazyarr.Tensor(a) * 3.5).sin() - lazyarr.Tensor(a)).numpy()\n"
+               "    print(bool(np.allclose(r, np.sin(a * np.float32(3.5)) - a, rtol=1e-6, atol=1e-6)))\n"
+               "atexit.register(late)\n")
+    out = subprocess.run([sys.executable, "-c", program], env={**os.environ, "LAZYARR_CACHE_DIR": str(tmp_path)},
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.split() == ["True"] and "Traceback" not in out.stderr, out.stderr
+    kernels = os.listdir(tmp_path / "kernels")
+    assert len([f for f in kernels if f.endswith(native.SHARED_SUFFIX)]) == 1
+    assert all(os.path.isfile(tmp_path / "kernels" / f) for f in kernels if f != "__pycache__")  # no temp dir left
+
+
 def test_supports_declines_what_it_cannot_build() -> None:
     from lazyarr import dtypes
     from lazyarr.graph.ops import Ops

@@ -372,8 +372,9 @@ def save_shared(path: str, kinds: str, obj: bytes, wait: bool = False) -> thread
                     digest = _shared_checksum(path, kinds, f.read())
                 with open(os.path.join(d, "k.json"), "w") as f:
                     json.dump({"sha256": digest, "args": kinds}, f)
-                os.replace(os.path.join(d, "k.json"), f"{path}.json")
+                # the library first, its sidecar last: a reader that finds no sidecar leaves the library alone
                 os.replace(lib, path)
+                os.replace(os.path.join(d, "k.json"), f"{path}.json")
         except (OSError, subprocess.SubprocessError):  # no usable compiler or cache: the .native object still works
             pass
 
@@ -401,8 +402,14 @@ def _shared_checksum(path: str, kinds: str, data: bytes) -> str:
 def load_shared(path: str, name: str) -> NativeKernel | None:
     """The kernel in the shared library at `path`, or None when there is none, or it does not match its checksum."""
     try:
-        with open(f"{path}.json") as f:
-            meta = json.load(f)
+        with open(f"{path}.json", "rb") as f:
+            sidecar = f.read()
+    except FileNotFoundError:  # none, or a process is between writing the library and its sidecar
+        return None
+    except OSError:
+        sidecar = b""
+    try:
+        meta = json.loads(sidecar)
         with open(path, "rb") as f:
             data = f.read()
         kinds = meta["args"]

@@ -352,14 +352,42 @@ def shared_path_for(kernel_path: str) -> str | None:
     return f"{kernel_path[:-3]}.llvm.{key}{SHARED_SUFFIX}" if key else None
 
 
-def save_shared(path: str, kinds: str, obj: bytes, wait: bool = False) -> threading.Thread | None:
+_link_lock = threading.Lock()
+_link_jobs: list[Any] = []
+_link_thread: threading.Thread | None = None
+
+
+def _link_worker() -> None:
+    """Run queued links one at a time; the thread ends when none is left (the next one queued starts another)."""
+    global _link_thread
+    while True:
+        with _link_lock:
+            if not _link_jobs:
+                _link_thread = None
+                return
+            job = _link_jobs.pop(0)
+        job()
+
+
+def _forget_links() -> None:  # a forked child has none of the parent's threads
+    global _link_thread, _link_lock
+    _link_lock, _link_thread = threading.Lock(), None
+    _link_jobs.clear()
+
+
+os.register_at_fork(after_in_child=_forget_links)
+
+
+def save_shared(path: str, kinds: str, obj: bytes, wait: bool = False) -> None:
     """Link position-independent object code `obj` (defining ENTRY, arguments of `kinds`) into a shared library at
-    `path` with the system C compiler, on a new thread (`wait`: on this one); nothing without a compiler. The
-    library's SHA-256 and `kinds` go into `path`.json, which `load_shared` checks before opening it. The thread is
-    not a daemon: a process that compiled new kernels waits at exit for their libraries (tens of milliseconds)."""
+    `path` with the system C compiler (nothing without one): queued for one background thread that runs the links
+    in turn (`wait`: at once, on this thread). The library's SHA-256 and `kinds` go into `path`.json, which
+    `load_shared` checks before opening it. The thread is not a daemon: a process that compiled new kernels waits
+    at exit for their libraries (a few tens of milliseconds each)."""
+    global _link_thread
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if cc is None:
-        return None
+        return
 
     def work() -> None:
         try:
@@ -382,14 +410,21 @@ def save_shared(path: str, kinds: str, obj: bytes, wait: bool = False) -> thread
     # the library is lost) or cannot start (3.12+: RuntimeError): link on this thread
     if wait or getattr(threading, "_SHUTTING_DOWN", False):
         work()
-        return None
-    thread = threading.Thread(target=work, name="lazyarr-link")
-    try:
-        thread.start()
-    except RuntimeError:  # no new thread can start (interpreter shutdown, a thread limit)
-        work()
-        return None
-    return thread
+        return
+    with _link_lock:
+        _link_jobs.append(work)
+        if _link_thread is not None:
+            return
+        _link_thread = threading.Thread(target=_link_worker, name="lazyarr-link")
+        try:
+            _link_thread.start()
+            return
+        except RuntimeError:  # no new thread can start (interpreter shutdown, a thread limit): link here
+            _link_thread = None
+            jobs = _link_jobs[:]
+            _link_jobs.clear()
+    for job in jobs:
+        job()
 
 
 def _shared_checksum(path: str, kinds: str, data: bytes) -> str:

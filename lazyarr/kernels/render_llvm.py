@@ -239,9 +239,9 @@ class _Builder:
             else:
                 raise UnsupportedError(type(s).__name__)
 
-    def counted(self, lo: Any, hi: Any, body: Any, carried: Any = None) -> Any:
-        """`for i in range(lo, hi): body(i)`; with `carried` (an i1 start value), body(i, c) returns the next c and
-        the final c is returned."""
+    def counted(self, lo: Any, hi: Any, body: Any, carried: Any = None, step: int = 1) -> Any:
+        """`for i in range(lo, hi, step): body(i)`; with `carried` (an i1 start value), body(i, c) returns the next c
+        and the final c is returned."""
         ir, b = self.ir, self.b
         pre = b.block
         head, inner, done = (self.fn.append_basic_block() for _ in range(3))
@@ -256,7 +256,7 @@ class _Builder:
         b.cbranch(b.icmp_signed("<", i, hi), inner, done)
         b.position_at_end(inner)
         nxt = body(i) if c is None else body(i, c)
-        i.add_incoming(b.add(i, ir.Constant(self.i64, 1)), b.block)
+        i.add_incoming(b.add(i, ir.Constant(self.i64, step)), b.block)
         if c is not None:
             c.add_incoming(nxt, b.block)
         b.branch(head)
@@ -306,36 +306,26 @@ class _Builder:
             blocked, after = self.fn.append_basic_block(), self.fn.append_basic_block()
             b.cbranch(any_big, blocked, after)
             b.position_at_end(blocked)
-        # the blocked loop: for t in range(lo, hi, TRIG_BLOCK)
         needed = _Renderer(self.prog).trig_checks(loop)[1]
-        step = ir.Constant(self.i64, TRIG_BLOCK)
-        pre = b.block
-        head, inner, done = (self.fn.append_basic_block() for _ in range(3))
-        b.branch(head)
-        b.position_at_end(head)
-        t = b.phi(self.i64)
-        t.add_incoming(lo, pre)
-        b.cbranch(b.icmp_signed("<", t, hi), inner, done)
-        b.position_at_end(inner)
-        nxt = b.add(t, step)
-        e = b.select(b.icmp_signed("<", nxt, hi), nxt, hi)
 
         def check(i: Any, flag: Any) -> Any:
             self.values[loop.var] = i
             self.stmts([s for s in loop.body if isinstance(s, Instr) and s.name in needed], "full")
             return self.big(checks, flag)
 
-        block_big = self.counted(t, e, check, false)
-        full, small, joined = (self.fn.append_basic_block() for _ in range(3))
-        b.cbranch(block_big, full, small)
-        for blk, trig in ((full, "full"), (small, "small")):
-            b.position_at_end(blk)
-            self.counted(t, e, lambda i, trig=trig: run(trig)(i, false))
-            b.branch(joined)
-        b.position_at_end(joined)
-        t.add_incoming(nxt, b.block)
-        b.branch(head)
-        b.position_at_end(done)
+        def block(t: Any) -> None:  # elements [t, e) checked, then run with the small or the full variants
+            nxt = b.add(t, ir.Constant(self.i64, TRIG_BLOCK))
+            e = b.select(b.icmp_signed("<", nxt, hi), nxt, hi)
+            block_big = self.counted(t, e, check, false)
+            full, small, joined = (self.fn.append_basic_block() for _ in range(3))
+            b.cbranch(block_big, full, small)
+            for blk, trig in ((full, "full"), (small, "small")):
+                b.position_at_end(blk)
+                self.counted(t, e, lambda i, trig=trig: run(trig)(i, false))
+                b.branch(joined)
+            b.position_at_end(joined)
+
+        self.counted(lo, hi, block, step=TRIG_BLOCK)
         if rerun:
             b.branch(after)
             b.position_at_end(after)

@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from typing import Any
 
 FORMAT = "3"
@@ -391,7 +392,10 @@ def save_shared(path: str, kinds: str, obj: bytes, wait: bool = False) -> None:
 
     def work() -> None:
         try:
-            with tempfile.TemporaryDirectory(dir=os.path.dirname(path)) as d:
+            links = os.path.join(os.path.dirname(path), ".links")
+            os.makedirs(links, exist_ok=True)
+            _remove_stale(links)
+            with tempfile.TemporaryDirectory(dir=links) as d:
                 src, lib = os.path.join(d, "k.o"), os.path.join(d, "k.so")
                 with open(src, "wb") as f:
                     f.write(obj)
@@ -425,6 +429,21 @@ def save_shared(path: str, kinds: str, obj: bytes, wait: bool = False) -> None:
             _link_jobs.clear()
     for job in jobs:
         job()
+
+
+STALE_LINK_S = 3600.0  # a link folder this old belongs to a process that was killed mid-link
+
+
+def _remove_stale(links: str) -> None:
+    """Remove the link folders of processes killed or ended by os._exit while linking (nothing else cleans them)."""
+    now = time.time()
+    try:
+        with os.scandir(links) as entries:
+            stale = [e.path for e in entries if e.is_dir() and now - e.stat().st_mtime > STALE_LINK_S]
+    except OSError:
+        return
+    for d in stale:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def _shared_checksum(path: str, kinds: str, data: bytes) -> str:

@@ -230,7 +230,8 @@ def test_kernel_compiled_at_interpreter_exit_keeps_its_shared_library(tmp_path: 
     assert out.returncode == 0 and out.stdout.split() == ["True"] and "Traceback" not in out.stderr, out.stderr
     kernels = os.listdir(tmp_path / "kernels")
     assert len([f for f in kernels if f.endswith(native.SHARED_SUFFIX)]) == 1
-    assert all(os.path.isfile(tmp_path / "kernels" / f) for f in kernels if f != "__pycache__")  # no temp dir left
+    assert all(os.path.isfile(tmp_path / "kernels" / f) for f in kernels if f not in ("__pycache__", ".links"))
+    assert not os.listdir(tmp_path / "kernels" / ".links")  # no link folder left
 
 
 def test_supports_declines_what_it_cannot_build() -> None:
@@ -359,3 +360,19 @@ def test_helpers_are_inlined_so_the_loops_vectorise() -> None:
         out, _ = _run(lambda t: t.sin() + t.cos() * t.tan(), [x], 1)
     np.testing.assert_allclose(out, np.sin(x) + np.cos(x) * np.tan(x), rtol=1e-13)
     assert objects and not any(b"lazyarr_helper_" in obj for obj in objects)
+
+
+def test_link_folders_of_killed_processes_are_removed(tmp_path: object) -> None:
+    # a process killed (or ended by os._exit) while linking leaves its folder under .links; the next link removes it
+    import time
+
+    from lazyarr.kernels import native
+
+    links = tmp_path / ".links"  # type: ignore[operator]
+    (links / "killed").mkdir(parents=True)
+    (links / "killed" / "k.o").write_bytes(b"\0")
+    (links / "running").mkdir()
+    old = time.time() - 2 * native.STALE_LINK_S
+    os.utime(links / "killed", (old, old))
+    native._remove_stale(str(links))
+    assert sorted(p.name for p in links.iterdir()) == ["running"]

@@ -25,10 +25,9 @@ from lazyarr.dtypes import DType
 from lazyarr.graph.ops import Ops
 from lazyarr.kernels import helper_ir, native
 from lazyarr.kernels.lower import Instr, Loop, Program, Stmt, Store
-from lazyarr.kernels.render_numba import TRANSCENDENTAL, TRIG, TRIG_BLOCK, _Renderer
+from lazyarr.kernels.render_numba import TRANSCENDENTAL, TRIG, TRIG_BLOCK, TRIG_SMALL, _Renderer, reads_what_it_stores
 
 FLOATS = ("float32", "float64")
-TRIG_SMALL_LIMIT = {"float32": 1048576.0, "float64": 536870912.0}
 
 
 class UnsupportedError(Exception):
@@ -280,7 +279,7 @@ class _Builder:
         """flag | (any trig argument is not small: large, inf or NaN)."""
         for s in checks:
             dt = s.dtype
-            limit = self.ir.Constant(self.ty(dt), TRIG_SMALL_LIMIT[dt.name])
+            limit = self.ir.Constant(self.ty(dt), TRIG_SMALL["f64" if dt.itemsize == 8 else "f32"])
             small = self.b.fcmp_ordered("<", self.intrinsic("llvm.fabs", dt, [self.value(s.srcs[0])]), limit)
             flag = self.b.or_(flag, self.b.not_(small))
         return flag
@@ -291,8 +290,7 @@ class _Builder:
         first and run with the small variants or, when an argument is large, with the full functions."""
         ir, b = self.ir, self.b
         false = ir.Constant(self.i1, 0)
-        stored = {s.buf for s in loop.body if isinstance(s, Store)}
-        rerun = not any(isinstance(s, Instr) and s.op == "load" and s.arg in stored for s in loop.body)
+        rerun = not reads_what_it_stores(loop.body)
 
         def run(trig: str) -> Any:
             def body(i: Any, flag: Any) -> Any:

@@ -102,7 +102,8 @@ TRANSCENDENTAL_IMPORTS = [f"{name}_{t}" for name in TRANSCENDENTAL.values() for 
 # small variants, or with the full functions when any argument is large, inf or NaN. Each element's value depends on
 # its own inputs only, and nothing is stored before the choice is made.
 TRIG = {Ops.SIN: "sin", Ops.COS: "cos", Ops.TAN: "tan"}
-TRIG_SMALL_LIMIT = {"f32": "np.float32(1048576.0)", "f64": "np.float64(536870912.0)"}
+TRIG_SMALL = {"f32": 1048576.0, "f64": 536870912.0}  # 2**20, 2**29
+TRIG_SMALL_LIMIT = {t: f"np.float{t[1:]}({v!r})" for t, v in TRIG_SMALL.items()}
 TRIG_BLOCK = 512
 TRANSCENDENTAL_IMPORTS += [f"{name}_{t}_small" for name in TRIG.values() for t in ("f32", "f64")]
 
@@ -311,9 +312,7 @@ class _Renderer:
         pad, v = "    " * depth, loop.var
         start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
         self.dtypes[v] = dtypes.int64
-        stored = {s.buf for s in loop.body if isinstance(s, Store)}
-        if not any(isinstance(s, AccUpdate) or (isinstance(s, Instr) and s.op == "load" and s.arg in stored)
-                   for s in loop.body):
+        if not reads_what_it_stores(loop.body) and not any(isinstance(s, AccUpdate) for s in loop.body):
             self.lines += [f"{pad}{v}_any = False", f"{pad}for {v} in range({start}, {stop}):"]
             self.trig_small = True
             for s in loop.body:
@@ -345,8 +344,7 @@ class _Renderer:
         body = loop.body
         if self.ref or self.trig_small or not all(isinstance(s, (Instr, Store)) for s in body):
             return [body]
-        stored = {s.buf for s in body if isinstance(s, Store)}
-        if any(isinstance(s, Instr) and s.op == "load" and s.arg in stored for s in body):
+        if reads_what_it_stores(body):
             return [body]
         cost = [FISSION_COST.get(s.op, 0) if isinstance(s, Instr) and s.dtype.is_float else 0 for s in body]
         count = min((sum(cost) + FISSION_STAGE_COST // 2) // FISSION_STAGE_COST, sum(c > 0 for c in cost))
@@ -595,6 +593,12 @@ class _Renderer:
         scratch += [f"    {n}_s = stack_empty({FISSION_BLOCK}, {np_type(self.dtypes[n])})"
                     for n in self.fission_scratch]
         return "\n".join(head + scratch + self.lines) + "\n"
+
+
+def reads_what_it_stores(body: list[Stmt]) -> bool:
+    """Whether a loop body loads from a buffer it stores to (then its loads and stores must stay in order)."""
+    stored = {s.buf for s in body if isinstance(s, Store)}
+    return any(isinstance(s, Instr) and s.op == "load" and s.arg in stored for s in body)
 
 
 def _instrs(stmts: list[Stmt]) -> list[Instr]:

@@ -5,7 +5,7 @@ here as LLVM IR and compiled by llvmlite: a process whose kernels all take this 
 first call costs a few hundred milliseconds instead of over a second. Every other kernel goes through
 `render_numba` and Numba. The IR computes exactly what the Numba kernel computes: the same IEEE operations in the
 same order, the same transcendental functions (their IR, as Numba compiles them, is shipped: `helper_ir`), and the
-same structure for trig loops (small-argument variants, then checked blocks when an argument was large), so fused,
+same structure for ranged loops (small variants, then checked blocks when an argument was out of range), so fused,
 unfused, Numba-compiled and LLVM-compiled kernels give the same bits. Loop fission is a Numba-renderer optimisation:
 kernels it would split stay with Numba.
 
@@ -25,7 +25,7 @@ from lazyarr.dtypes import DType
 from lazyarr.graph.ops import Ops
 from lazyarr.kernels import helper_ir, native
 from lazyarr.kernels.lower import Instr, Loop, Program, Stmt, Store
-from lazyarr.kernels.render_numba import TRANSCENDENTAL, TRIG, TRIG_BLOCK, TRIG_SMALL, _Renderer, reads_what_it_stores
+from lazyarr.kernels.render_numba import RANGED, TRANSCENDENTAL, TRIG, TRIG_BLOCK, _Renderer, ranged_kind
 
 FLOATS = ("float32", "float64")
 
@@ -159,7 +159,8 @@ class _Builder:
     # ---- statements ----
 
     def instr(self, s: Instr, trig: str) -> Any:
-        """The value of `s`; `trig` is "small" or "full": which variants of sin/cos/tan to call."""
+        """The value of `s`; `trig` is "small" or "full": which variants of the ranged ops (render_numba.RANGED:
+        sin/cos/tan, float32 exp) to call."""
         ir, b = self.ir, self.b
         dt = s.dtype
         self.dtypes[s.name] = dt
@@ -220,7 +221,7 @@ class _Builder:
             return b.select(src[0], src[1], src[2])
         if op in TRANSCENDENTAL:
             name = f"{TRANSCENDENTAL[op]}_{'f64' if dt.itemsize == 8 else 'f32'}"
-            if op in TRIG and trig == "small":
+            if trig == "small" and ranged_kind(s):
                 name += "_small"
             return self.helper(name, src, dt)
         raise UnsupportedError(str(op))
@@ -266,31 +267,38 @@ class _Builder:
         self.dtypes[loop.var] = dtypes.int64
         lo, hi = (self.value("start"), self.value("end")) if loop.parallel else (self.ir.Constant(self.i64, 0),
                                                                                  self.value(loop.extent))
-        checks = [s for s in loop.body if isinstance(s, Instr) and s.op in TRIG and s.dtype.is_float]
-        if not checks or any(isinstance(s, Loop) for s in loop.body):
+        checks = [s for s in loop.body if isinstance(s, Instr) and ranged_kind(s)]
+        rerun = _Renderer.can_rerun(loop.body)
+        if not checks or any(isinstance(s, Loop) for s in loop.body) or (
+                not rerun and not any(s.op in TRIG for s in checks)):  # as render_numba.ranged_checks
             def plain(i: Any) -> None:
                 self.values[loop.var] = i
                 self.stmts(loop.body)
             self.counted(lo, hi, plain)
             return
-        self.trig_loop(loop, lo, hi, checks)
+        self.ranged_loop(loop, lo, hi, checks)
 
     def big(self, checks: list[Instr], flag: Any) -> Any:
-        """flag | (any trig argument is not small: large, inf or NaN)."""
+        """flag | (any ranged argument is out of its small variant's range: large, inf or NaN), as
+        `render_numba.ranged_check` computes it."""
         for s in checks:
             dt = s.dtype
-            limit = self.ir.Constant(self.ty(dt), TRIG_SMALL["f64" if dt.itemsize == 8 else "f32"])
-            small = self.b.fcmp_ordered("<", self.intrinsic("llvm.fabs", dt, [self.value(s.srcs[0])]), limit)
+            c, w = RANGED[(s.op, ranged_kind(s))]
+            x = self.value(s.srcs[0])
+            if c != 0:
+                x = self.b.fsub(x, self.ir.Constant(self.ty(dt), c))
+            small = self.b.fcmp_ordered("<", self.intrinsic("llvm.fabs", dt, [x]), self.ir.Constant(self.ty(dt), w))
             flag = self.b.or_(flag, self.b.not_(small))
         return flag
 
-    def trig_loop(self, loop: Loop, lo: Any, hi: Any, checks: list[Instr]) -> None:
-        """As `render_numba`'s trig loops: a loop that can run twice runs whole with the small-argument variants,
-        noting a large argument; then (or at once, for other loops) in blocks of TRIG_BLOCK, each block checked
-        first and run with the small variants or, when an argument is large, with the full functions."""
+    def ranged_loop(self, loop: Loop, lo: Any, hi: Any, checks: list[Instr]) -> None:
+        """As `render_numba`'s ranged loops: a loop that can run twice runs whole with the small variants, noting an
+        argument out of range; then (or at once, for other loops with sin/cos/tan) in blocks of TRIG_BLOCK, each block
+        checked first and run with the small variants or, when an argument is out of range, with the full functions
+        (a loop with no sin/cos/tan runs whole with the full functions instead)."""
         ir, b = self.ir, self.b
         false = ir.Constant(self.i1, 0)
-        rerun = not reads_what_it_stores(loop.body)
+        rerun = _Renderer.can_rerun(loop.body)
 
         def run(trig: str) -> Any:
             def body(i: Any, flag: Any) -> Any:
@@ -304,7 +312,12 @@ class _Builder:
             blocked, after = self.fn.append_basic_block(), self.fn.append_basic_block()
             b.cbranch(any_big, blocked, after)
             b.position_at_end(blocked)
-        needed = _Renderer(self.prog).trig_checks(loop)[1]
+            if not any(s.op in TRIG for s in checks):  # exp: the full function vectorises, so all of it again
+                self.counted(lo, hi, lambda i: run("full")(i, false))
+                b.branch(after)
+                b.position_at_end(after)
+                return
+        needed = _Renderer(self.prog).ranged_checks(loop)[1]
 
         def check(i: Any, flag: Any) -> Any:
             self.values[loop.var] = i

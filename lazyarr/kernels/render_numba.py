@@ -96,16 +96,36 @@ ALU_RENDER.update({op: _transcendental(name) for op, name in TRANSCENDENTAL.item
 
 TRANSCENDENTAL_IMPORTS = [f"{name}_{t}" for name in TRANSCENDENTAL.values() for t in ("f32", "f64")]
 
-# sin/cos/tan have a cheap variant for small arguments (float32 |x| < 2**20: no Payne-Hanek; float64 |x| < 2**29: no
-# libm branch, so the loop vectorises) that gives the same bits as the full function there. An innermost loop calling
-# them runs in blocks of TRIG_BLOCK: a first pass over the block checks every argument, then the block runs with the
-# small variants, or with the full functions when any argument is large, inf or NaN. Each element's value depends on
-# its own inputs only, and nothing is stored before the choice is made.
+# Ranged ops: sin/cos/tan, and float32 exp, have a cheap "small" variant that gives the same bits as the full
+# function over part of its domain: RANGED[(op, "f32"/"f64")] = (c, w), the variant applying where |x - c| < w.
+# - sin/cos/tan: float32 |x| < 2**20 (no Payne-Hanek), float64 |x| < 2**29 (no libm branch, so the loop vectorises);
+# - float32 exp: x in (-87, 88), where the result is normal (no clamps, one scaling factor).
+# An innermost loop calling them runs in blocks of TRIG_BLOCK: a first pass over the block checks every argument, then
+# the block runs with the small variants, or with the full functions when any argument is outside (large, inf or
+# NaN). Each element's value depends on its own inputs only, and nothing is stored before the choice is made. A loop
+# that can run twice runs whole with the small variants first (see `ranged_loop`); a loop whose only ranged op is exp
+# is ranged only then (the full exp vectorises too: checked blocks would not pay for their checking pass).
 TRIG = {Ops.SIN: "sin", Ops.COS: "cos", Ops.TAN: "tan"}
 TRIG_SMALL = {"f32": 1048576.0, "f64": 536870912.0}  # 2**20, 2**29
-TRIG_SMALL_LIMIT = {t: f"np.float{t[1:]}({v!r})" for t, v in TRIG_SMALL.items()}
+RANGED = {**{(op, t): (0.0, w) for op in TRIG for t, w in TRIG_SMALL.items()}, (Ops.EXP, "f32"): (0.5, 87.5)}
 TRIG_BLOCK = 512
-TRANSCENDENTAL_IMPORTS += [f"{name}_{t}_small" for name in TRIG.values() for t in ("f32", "f64")]
+TRANSCENDENTAL_IMPORTS += [f"{TRANSCENDENTAL[op]}_{t}_small" for op, t in RANGED]
+
+
+def ranged_kind(ins: Instr) -> str | None:
+    """"f32"/"f64" when `ins` is a ranged op (RANGED) of that width, else None."""
+    if not isinstance(ins.op, Ops) or not ins.dtype.is_float:
+        return None
+    t = "f64" if ins.dtype.itemsize == 8 else "f32"
+    return t if (ins.op, t) in RANGED else None
+
+
+def ranged_check(arg: str, op: Ops, t: str) -> str:
+    """Numba expression: whether `arg` is outside the small variant's range (NaN is)."""
+    c, w = RANGED[(op, t)]
+    x = f"abs({arg})" if c == 0 else f"abs({arg} - np.float{t[1:]}({c!r}))"
+    return f"(not ({x} < np.float{t[1:]}({w!r})))"
+
 
 # Loop fission. An innermost elementwise loop whose body holds several long-latency calls (Black-Scholes: a log, an
 # exp, two erfs, divisions) has a vectorised body longer than the CPU's out-of-order window, so one vector iteration
@@ -168,7 +188,7 @@ class _Renderer:
         assert isinstance(ins.op, Ops)
         operand_dt = self.dtypes[ins.srcs[-1]]
         expr = ALU_RENDER[ins.op](operand_dt, src)
-        if self.trig_small and ins.op in TRIG:
+        if self.trig_small and ranged_kind(ins):
             expr = expr.replace("(", "_small(", 1)
         if ins.dtype.is_bool:
             return expr
@@ -183,8 +203,8 @@ class _Renderer:
             self.blocked_loop(s, acc, depth)
         elif isinstance(s, Loop) and s.lanes:
             self.lane_loop(s, depth)
-        elif isinstance(s, Loop) and (trig := self.trig_checks(s))[0]:
-            self.trig_loop(s, *trig, depth)
+        elif isinstance(s, Loop) and (ranged := self.ranged_checks(s))[0]:
+            self.ranged_loop(s, *ranged, depth)
         elif isinstance(s, Loop) and len(stages := self.fission_stages(s)) > 1:
             self.fission_loop(s, stages, depth)
         elif isinstance(s, Loop):
@@ -280,18 +300,21 @@ class _Renderer:
                 self.lines.append(f"{pad}for {s.var} in range({s.extent}):")
                 self.lane_body(s.body, v, depth + 1)
 
-    def trig_checks(self, loop: Loop) -> tuple[list[tuple[str, str]], set[str]]:
-        """((argument, "f32"/"f64") of each float sin/cos/tan in innermost `loop`, the names computing the arguments)
-        when the loop can run as a trig loop: no loops or BLAS calls inside, not inside a lane loop, and no argument
-        depends on a value the loop updates; else ([], set())."""
+    def ranged_checks(self, loop: Loop) -> tuple[list[tuple[str, Ops, str]], set[str]]:
+        """((argument, op, "f32"/"f64") of each ranged op in innermost `loop`, the names computing the arguments) when
+        the loop runs as a ranged loop (see RANGED): no loops or BLAS calls inside, not inside a lane loop, no argument
+        depending on a value the loop updates, and, when exp is its only ranged op, a loop that can run twice and
+        would not be split (fission); else ([], set())."""
         if self.ref or self.trig_small or any(isinstance(s, (Loop, Gemm)) for s in loop.body):
             return [], set()
-        checks = [(s.srcs[0], "f64" if s.dtype.itemsize == 8 else "f32") for s in loop.body
-                  if isinstance(s, Instr) and s.op in TRIG and s.dtype.is_float]
+        checks = [(s.srcs[0], s.op, t) for s in loop.body if isinstance(s, Instr) and (t := ranged_kind(s))]
+        if checks and not any(op in TRIG for _, op, _ in checks) and (
+                not self.can_rerun(loop.body) or len(self.fission_stages(loop)) > 1):
+            return [], set()
         # the arguments and every name they are computed from inside the loop (and names read from outside it)
         defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
         needed: set[str] = set()
-        stack = [a for a, _ in checks]
+        stack = [a for a, _, _ in checks]
         while stack:
             n = stack.pop()
             if n not in needed:
@@ -301,27 +324,38 @@ class _Renderer:
             return [], set()
         return checks, needed
 
-    def trig_loop(self, loop: Loop, checks: list[tuple[str, str]], needed: set[str], depth: int) -> None:
-        """`loop` in blocks of TRIG_BLOCK: check the trig arguments of the block (computing the names in `needed`),
-        then run it with the small-argument variants when all are small and finite, else with the full functions.
+    @staticmethod
+    def can_rerun(body: list[Stmt]) -> bool:
+        """Whether a loop with `body` can run twice to the same effect: it only stores, into buffers it does not read,
+        and updates no accumulator."""
+        return not reads_what_it_stores(body) and not any(isinstance(s, AccUpdate) for s in body)
 
-        A loop that can run twice with the same effect (it only stores, into buffers it does not read, and updates no
-        accumulator) first runs whole with the small variants, noting whether any argument was not small; only then
-        does it run again in checked blocks. This saves the checking pass and the blocking in the usual case, where
-        every argument is small (about 20% of a float32 `a*b + c*exp(-d)*sin(a)` loop)."""
+    def ranged_loop(self, loop: Loop, checks: list[tuple[str, Ops, str]], needed: set[str], depth: int) -> None:
+        """`loop` in blocks of TRIG_BLOCK: check the ranged arguments of the block (computing the names in `needed`),
+        then run it with the small variants when all are in range, else with the full functions.
+
+        A loop that can run twice with the same effect first runs whole with the small variants, noting whether any
+        argument was out of range; only then does it run again in checked blocks (or, with no sin/cos/tan, whole with
+        the full functions). This saves the checking pass and the blocking in the usual case, where every argument is
+        in range (about 20% of a float32 `a*b + c*exp(-d)*sin(a)` loop)."""
         pad, v = "    " * depth, loop.var
         start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
         self.dtypes[v] = dtypes.int64
-        if not reads_what_it_stores(loop.body) and not any(isinstance(s, AccUpdate) for s in loop.body):
+        if self.can_rerun(loop.body):
             self.lines += [f"{pad}{v}_any = False", f"{pad}for {v} in range({start}, {stop}):"]
             self.trig_small = True
             for s in loop.body:
                 self.stmt(s, depth + 1)
             self.trig_small = False
-            for arg, t in checks:
-                self.lines.append(f"{pad}    {v}_any = {v}_any | (not (abs({arg}) < {TRIG_SMALL_LIMIT[t]}))")
+            for check in checks:
+                self.lines.append(f"{pad}    {v}_any = {v}_any | {ranged_check(*check)}")
             self.lines.append(f"{pad}if {v}_any:")
             pad, depth = pad + "    ", depth + 1
+            if not any(op in TRIG for _, op, _ in checks):  # exp: the full function vectorises, so all of it again
+                self.lines.append(f"{pad}for {v} in range({start}, {stop}):")
+                for s in loop.body:
+                    self.stmt(s, depth + 1)
+                return
         self.lines += [f"{pad}for {v}_t in range({start}, {stop}, {TRIG_BLOCK}):",
                        f"{pad}    {v}_e = min({v}_t + {TRIG_BLOCK}, {stop})",
                        f"{pad}    {v}_big = False",
@@ -329,8 +363,8 @@ class _Renderer:
         for s in loop.body:
             if isinstance(s, Instr) and s.name in needed:
                 self.stmt(s, depth + 2)
-        for arg, t in checks:
-            self.lines.append(f"{pad}        {v}_big = {v}_big | (not (abs({arg}) < {TRIG_SMALL_LIMIT[t]}))")
+        for check in checks:
+            self.lines.append(f"{pad}        {v}_big = {v}_big | {ranged_check(*check)}")
         for head, small in ((f"if {v}_big:", False), ("else:", True)):
             self.lines += [f"{pad}    {head}", f"{pad}        for {v} in range({v}_t, {v}_e):"]
             self.trig_small = small
@@ -433,13 +467,24 @@ class _Renderer:
         rowwise = self.consecutive(loop, upd)
         self.lines += [f"{pad}{seg} = {render_const(-0.0, dt)}",
                        f"{pad}for {v}_b in range(0, {loop.extent}, REDUCE_BLOCK):",
-                       f"{pad}    {v}_m = min(REDUCE_BLOCK, {loop.extent} - {v}_b)",
-                       f"{pad}    for {v} in range({v}_b, {v}_b + {v}_m):"]
-        for inner in loop.body:
-            if inner is not upd:
-                self.stmt(inner, depth + 2)
-            elif rowwise is None:
-                self.lines.append(f"{pad}        {tmp}[np.uint64({v} - {v}_b)] = {upd.src}")
+                       f"{pad}    {v}_m = min(REDUCE_BLOCK, {loop.extent} - {v}_b)"]
+        body = [x for x in loop.body if x is not upd]
+        checks = [(x.srcs[0], x.op, t) for x in body if isinstance(x, Instr) and (t := ranged_kind(x))]
+        full = depth + 1  # the depth of the loop over the block's elements with the full functions
+        if checks and not self.ref and not self.trig_small and self.can_rerun(body) and \
+                all(isinstance(x, (Instr, Store)) and upd.acc not in getattr(x, "srcs", ()) for x in body):
+            # the block computed with the small variants, and again with the full functions when an argument was
+            # out of range (see RANGED; the block only stores, so running it twice is harmless)
+            self.lines += [f"{pad}    {v}_any = False", f"{pad}    for {v} in range({v}_b, {v}_b + {v}_m):"]
+            self.trig_small = True
+            self.block_body(loop, upd, rowwise is None, tmp, depth + 2)
+            self.trig_small = False
+            for check in checks:
+                self.lines.append(f"{pad}        {v}_any = {v}_any | {ranged_check(*check)}")
+            self.lines.append(f"{pad}    if {v}_any:")
+            full += 1
+        self.lines.append(f"{'    ' * full}for {v} in range({v}_b, {v}_b + {v}_m):")
+        self.block_body(loop, upd, rowwise is None, tmp, full + 1)
         fill = [f"{pad}    for {v}_p in range({v}_m, REDUCE_BLOCK):",
                 f"{pad}        {tmp}[np.uint64({v}_p)] = {render_const(-0.0, dt)}",
                 f"{pad}    {seg} = {np_type(dt)}({seg} + block_sum_{suffix}({tmp}, 0))"]
@@ -457,6 +502,16 @@ class _Renderer:
             self.lines += ["    " + line for line in fill]
         self.prefetch_next_row(loop, depth + 1)
         self.lines.append(f"{pad}{upd.acc} = {np_type(dt)}({upd.acc} + {seg})")
+
+    def block_body(self, loop: Loop, upd: AccUpdate, to_scratch: bool, tmp: str, depth: int) -> None:
+        """The body of a blocked loop (`blocked_loop`) at `depth`: its statements but the sum's update, which copies
+        the summed value to scratch `tmp` when `to_scratch`."""
+        v = loop.var
+        for inner in loop.body:
+            if inner is not upd:
+                self.stmt(inner, depth)
+            elif to_scratch:
+                self.lines.append(f"{'    ' * depth}{tmp}[np.uint64({v} - {v}_b)] = {upd.src}")
 
     def consecutive(self, loop: Loop, upd: AccUpdate) -> tuple[int, str] | None:
         """(buffer slot, name of the position of the block's first element, rendered here) when blocked `loop` sums

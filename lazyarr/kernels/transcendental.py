@@ -23,8 +23,11 @@ error-free Cody-Waite below |x| = 2**29 and call libm above it. Both full functi
 scalar (LLVM vectorises a branch by running both sides; llvm.sin would be speculated into every lane). Kernels use
 ``sin/cos/tan_<t>_small``, the small-argument sides alone (the same bits there), which vectorise: they check each block
 of arguments first and call the full functions only for a block holding a large, inf or NaN argument
-(render_numba.TRIG). A float32 sin loop is 1.7x faster than with a Payne-Hanek in every lane, and it compiles faster.
-pow_f64 keeps log|x| and y log|x| in double-double.
+(render_numba.RANGED). A float32 sin loop is 1.7x faster than with a Payne-Hanek in every lane, and it compiles faster.
+``exp_f32_small`` is exp_f32 without its clamps and with 2**n as one factor, for x in (-87, 88) where the result is
+normal (the same bits: checked over every float32 there); a loop that can run twice runs with it and again with
+exp_f32 only when an argument was outside (render_numba.RANGED), which makes a float32 exp loop in cache and the
+softmax kernel 10-15% faster. pow_f64 keeps log|x| and y log|x| in double-double.
 
 Decorators: numba.njit(cache=True, fastmath=False, nogil=True, error_model="numpy"); fastmath stays off because
 Cody-Waite and the error-free sums need plain IEEE rounding (no contraction, no reassociation). Inlining, measured
@@ -651,7 +654,7 @@ def _reduce_f32(x):  # type: ignore[no-untyped-def]
     """(q, r) with x = q pi/2 + r (mod 2 pi), |r| <= pi/4, r a float64 good to ~2**-50 relative, for every finite
     float32 x: `_reduce_f32_small` below _F32_TRIG_SMALL (so the small-argument variants give the same bits),
     `_reduce_f32_large` of |x| above. A real branch: sin/cos/tan_f32 are scalar calls, which kernels make only for
-    blocks holding a large, inf or NaN argument (render_numba.TRIG)."""
+    blocks holding a large, inf or NaN argument (render_numba.RANGED)."""
     if abs(x) < _F32_TRIG_SMALL:
         return _reduce_f32_small(x)
     q, r = _reduce_f32_large(abs(x))
@@ -961,9 +964,10 @@ def erf_f64(x):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _exp_erfc_f32(x):  # type: ignore[no-untyped-def]
-    """e**x in float32 arithmetic for x in [-16, -0.8] (or NaN), as exp_f32 there: the result is normal, so there is
-    no clamping and 2**n is one factor built from the bits of t."""
+def exp_f32_small(x):  # type: ignore[no-untyped-def]
+    """e**x in float32 arithmetic for x in (-87, 88) (or NaN), with the bits exp_f32 gives there: the result is
+    normal, so there is no clamping and 2**n is one factor built from the bits of t (exp_f32's two factors multiply
+    to the same exact power of two)."""
     t = _fma(x, _LOG2E_F32, _ROUND_F32)
     n = t - _ROUND_F32
     r = _fma(n, -_LN2_LO_F32, _fma(n, -_LN2_HI_F32, x))
@@ -980,7 +984,7 @@ def erf_f32(x):  # type: ignore[no-untyped-def]
     small = a + a * _horner(a * a, _ERF_F32)
     b = _clamp(a, F32(_ERF_SMALL_F32), F32(4.0))
     g = _horner(b - F32(_ERFC_CENTER_F32), _ERFC_F32)
-    big = F32(1.0) - _exp_erfc_f32(-(b * b)) * g
+    big = F32(1.0) - exp_f32_small(-(b * b)) * g
     return math.copysign(small if a <= F32(_ERF_SMALL_F32) else big, x)
 
 

@@ -198,6 +198,33 @@ def test_trig_loops_writing_in_place_with_large_arguments_match_numpy(dtype: typ
             np.testing.assert_allclose(x.numpy(), want, **tol)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_exp_arguments_outside_the_small_range_match_numpy(dtype: type) -> None:
+    # a float32 exp loop that can run twice runs with exp_f32_small (x in (-87, 88)) and again with the full exp when
+    # an argument was outside: overflow, subnormal and zero results, NaN and infinities, elementwise, in place and in
+    # the row sums of softmax and log_softmax
+    h = rng.uniform(-80, 80, 3000).astype(dtype)
+    h[[5, 900, 2500, 2999]] = [-95.0, 100.0, np.nan, -np.inf]
+    tol = {"rtol": 4 * np.finfo(dtype).eps, "atol": 2 * float(np.finfo(dtype).smallest_subnormal)}
+    with np.errstate(all="ignore"):
+        want = np.exp(h.astype(np.float64)).astype(dtype)
+        np.testing.assert_allclose(Tensor(h).exp().numpy(), want, **tol)
+        x = Tensor(h.copy()).realize()
+        x[1:] = x[:-1].exp()  # reads the buffer it writes: the full exp only
+        shifted = h.copy()
+        shifted[1:] = want[:-1]
+        np.testing.assert_allclose(x.numpy(), shifted, **tol)
+        rows = rng.uniform(-5, 5, (6, 700)).astype(dtype)
+        rows[0, :300] -= 95  # exp(x - max) subnormal or zero
+        rows[1, 3], rows[2, 600], rows[3, :] = -np.inf, np.nan, -np.inf
+        r64 = rows.astype(np.float64)
+        e = np.exp(r64 - r64.max(1, keepdims=True))
+        np.testing.assert_allclose(Tensor(rows).softmax(1).numpy(), (e / e.sum(1, keepdims=True)).astype(dtype),
+                                   rtol=1e-5, atol=2 * float(np.finfo(dtype).smallest_subnormal))
+        want_log = r64 - r64.max(1, keepdims=True) - np.log(e.sum(1, keepdims=True))
+        np.testing.assert_allclose(Tensor(rows).log_softmax(1).numpy(), want_log.astype(dtype), rtol=1e-5, atol=1e-5)
+
+
 def _option_prices(s: Tensor, k: Tensor, t: Tensor) -> tuple[Tensor, Tensor]:
     """Black-Scholes call and put: a log, an exp, two erfs, a sqrt and divisions in one loop (split into stages)."""
     sq = t.sqrt() * 0.3
@@ -333,7 +360,9 @@ def test_softmax_computes_each_exp_once_and_keeps_inputs_intact() -> None:
     x = rng.standard_normal((16, 300)).astype(np.float32)
     t = Tensor(x).realize()
     (src,) = _sources(lambda: t.softmax(-1))
-    assert src.count("exp_f32(") == 1  # the sum's pass stores exp(x - max) in the output; the last pass rescales it
+    # the sum's pass stores exp(x - max) in the output (the small variant, or the full exp again for a block with an
+    # argument out of its range); the last pass rescales it
+    assert src.count("exp_f32_small(") == 1 and src.count("exp_f32(") == 1
     e = np.exp(x - x.max(-1, keepdims=True))
     fused, unfused = both_ways(lambda a: a.softmax(-1), x)
     np.testing.assert_array_equal(fused, unfused)

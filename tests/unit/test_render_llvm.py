@@ -36,14 +36,16 @@ def _run(fn: Callable[..., Tensor], hosts: list[np.ndarray], llvm: int) -> tuple
 
 def _inputs(n: int, dtype: type, large: bool) -> list[np.ndarray]:
     hosts = [rng.standard_normal(n).astype(dtype) * 3 for _ in range(4)]
-    if large:  # trig arguments the small-argument variants do not cover, in some blocks only
+    if large:  # trig and exp arguments the small variants do not cover, in some blocks only
         hosts[0][[1, n // 2, n - 1]] = [3.0e9, np.inf, np.nan]
+        hosts[3][[2, n // 3, n - 2]] = [-95.0, 100.0, np.nan]  # exp(-d): overflow, a subnormal result, NaN
     return hosts
 
 
 EXPRESSIONS: dict[str, Callable[..., Tensor]] = {
     "chain": lambda a, b, c, d: a * b + c * (-d).exp() * a.sin(),
     "trig": lambda a, b, c, d: a.cos() - (a * 0.5).tan() + b.sin(),
+    "exp": lambda a, b, c, d: (-d).exp() - (b * 30).exp(),  # b * 30 leaves (-87, 88) often: the loop runs again
     # each short enough that the Numba renderer would not split the loop (such kernels stay with Numba)
     "logs": lambda a, b, c, d: (a.abs() + 1).log() + b.exp2().log2(),
     "tanh_erf": lambda a, b, c, d: c.tanh() + (d * 0.3).erf(),

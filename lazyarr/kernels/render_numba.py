@@ -327,8 +327,11 @@ class _Renderer:
     @staticmethod
     def can_rerun(body: list[Stmt]) -> bool:
         """Whether a loop with `body` can run twice to the same effect: it only stores, into buffers it does not read,
-        and updates no accumulator."""
-        return not reads_what_it_stores(body) and not any(isinstance(s, AccUpdate) for s in body)
+        and updates no accumulator. A `gemm_load` counts as a read of what the loop stores: the product may be
+        written straight into the output block (`Gemm.dest`) that the loop then overwrites."""
+        gemm_store = any(isinstance(s, Store) for s in body) and \
+            any(isinstance(s, Instr) and s.op == "gemm_load" for s in body)
+        return not reads_what_it_stores(body) and not gemm_store and not any(isinstance(s, AccUpdate) for s in body)
 
     def ranged_loop(self, loop: Loop, checks: list[tuple[str, Ops, str]], needed: set[str], depth: int) -> None:
         """`loop` in blocks of TRIG_BLOCK: check the ranged arguments of the block (computing the names in `needed`),

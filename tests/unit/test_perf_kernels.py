@@ -225,6 +225,21 @@ def test_exp_arguments_outside_the_small_range_match_numpy(dtype: type) -> None:
         np.testing.assert_allclose(Tensor(rows).log_softmax(1).numpy(), want_log.astype(dtype), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matmul_epilogues_with_arguments_out_of_range_match_numpy(dtype: type) -> None:
+    # the product goes straight into the output block, which the exp/sin loop after the BLAS call then overwrites:
+    # that loop must not run a second time (with the full functions), or it reads exp(product) back as its argument
+    a = np.array([[10.0, 0.0], [0.0, 1.0]], dtype)
+    b = np.array([[10.0, 0.0], [0.0, 0.5]], dtype)  # a @ b = [[100, 0], [0, 0.5]]
+    c = np.array([[3.0e9, 1.0], [0.0, 1.0]], dtype)  # c @ b: sin of 3e10, a large argument
+    p, q = (a @ b).astype(np.float64), (c @ b).astype(np.float64)
+    with np.errstate(over="ignore"):
+        np.testing.assert_allclose((Tensor(a) @ Tensor(b)).exp().numpy(), np.exp(p).astype(dtype), rtol=1e-6)
+        np.testing.assert_allclose((-(Tensor(a) @ Tensor(b))).sigmoid().numpy(), 1 / (1 + np.exp(p)), rtol=1e-6,
+                                   atol=1e-30)
+    np.testing.assert_allclose((Tensor(c) @ Tensor(b)).sin().numpy(), np.sin(q), rtol=1e-6, atol=1e-6)
+
+
 def _option_prices(s: Tensor, k: Tensor, t: Tensor) -> tuple[Tensor, Tensor]:
     """Black-Scholes call and put: a log, an exp, two erfs, a sqrt and divisions in one loop (split into stages)."""
     sq = t.sqrt() * 0.3

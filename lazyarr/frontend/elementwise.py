@@ -5,6 +5,7 @@ functions, comparisons, bitwise ops, `where`, activations. Composite ops are one
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -112,6 +113,13 @@ class ElementwiseMixin:
     def _as_float(self: Tensor) -> Tensor:
         """Self, or its values in the default float dtype (float32) for integer and bool tensors."""
         return self if self.dtype.is_float else self.cast(dtypes.default_float)
+
+    def _in_f32(self: Tensor, fn: Callable[[Tensor], Tensor]) -> Tensor:
+        """fn(x) for float x; a float16 x computes in float32 and rounds once at the end (PyTorch's opmath for half):
+        a composite rounding its float16 steps would lose its result (exp(-x) overflows below x = -11.1, so sigmoid
+        gave 0; exp(x) above 11.1, so softplus gave inf; 1 + erf cancels in gelu)."""
+        x = self._as_float()
+        return fn(x.cast(dtypes.float32)).cast(dtypes.float16) if x.dtype == dtypes.float16 else fn(x)
 
     def _float_unary(self: Tensor, op: Ops) -> Tensor:
         """A float op; integer and bool inputs compute in the default float dtype."""
@@ -512,18 +520,15 @@ class ElementwiseMixin:
 
     def sigmoid(self: Tensor) -> Tensor:
         """1 / (1 + exp(-x))."""
-        x = self._as_float()
-        return 1 / (1 + (-x).exp())
+        return self._in_f32(lambda x: 1 / (1 + (-x).exp()))
 
     def silu(self: Tensor) -> Tensor:
         """x * sigmoid(x)."""
-        x = self._as_float()
-        return x * x.sigmoid()
+        return self._in_f32(lambda x: x * x.sigmoid())
 
     def gelu(self: Tensor) -> Tensor:
         """GELU with the exact erf form (PyTorch's default `approximate='none'`)."""
-        x = self._as_float()
-        return 0.5 * x * (1 + (x * (1 / math.sqrt(2))).erf())
+        return self._in_f32(lambda x: 0.5 * x * (1 + (x * (1 / math.sqrt(2))).erf()))
 
     def leaky_relu(self: Tensor, neg_slope: float = 0.01) -> Tensor:
         x = self._as_float()
@@ -531,8 +536,7 @@ class ElementwiseMixin:
 
     def softplus(self: Tensor, beta: float = 1.0) -> Tensor:
         """log(1 + exp(beta * x)) / beta."""
-        x = self._as_float()
-        return (x * beta).exp().log1p() * (1 / beta)
+        return self._in_f32(lambda x: (x * beta).exp().log1p() * (1 / beta))
 
     def lerp(self: Tensor, end: Any, weight: Any) -> Tensor:
         return self + (end - self) * weight

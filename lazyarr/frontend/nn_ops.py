@@ -477,9 +477,11 @@ class NNMixin:
         return _reduce_loss(loss, reduction)
 
     def logsigmoid(self: Tensor) -> Tensor:
-        """log(sigmoid(x)) = -softplus(-x), stable for large |x|."""
-        neg_part = (-self).maximum(0)
-        return -(neg_part + ((-neg_part).exp() + (-self - neg_part).exp()).log())
+        """log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)) (PyTorch's form): accurate where the result is tiny
+        (large x, where log(1 + e) would round e away), -inf at -inf, and one exp."""
+        x = self._as_float()
+        pos = x >= 0
+        return pos.where(0, x) - pos.where(-x, x).exp().log1p()
 
 
 def nll_weights_sum(target: Tensor, weight: Tensor, ignore_index: int) -> Tensor:

@@ -54,8 +54,8 @@ def tanh(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
-    """x * sigmoid(x)."""
-    return input * sigmoid(input)
+    """x * sigmoid(x) (float16 in float32, as `Tensor._in_f32`)."""
+    return input._in_f32(lambda x: x * sigmoid(x))
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
@@ -63,15 +63,20 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
     if approximate == "none":
         return input.gelu()
     if approximate == "tanh":
-        inner = (input + input * input * input * 0.044715) * math.sqrt(2 / math.pi)
-        return input * 0.5 * (1 + inner.tanh())
+        def tanh_form(x: Tensor) -> Tensor:
+            inner = (x + x * x * x * 0.044715) * math.sqrt(2 / math.pi)
+            return x * 0.5 * (1 + inner.tanh())
+        return input._in_f32(tanh_form)
     raise ValueError(f"approximate argument must be either none or tanh, got {approximate!r}")
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
-    """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (PyTorch)."""
-    linear = input * beta > threshold
-    return linear.where(input, (linear.where(0.0, input) * beta).exp().log1p() / beta)
+    """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (PyTorch; float16 in float32, as
+    `Tensor._in_f32`: exp(x) overflows float16 above 11.1)."""
+    def form(x: Tensor) -> Tensor:
+        linear = x * beta > threshold
+        return linear.where(x, (linear.where(0.0, x) * beta).exp().log1p() / beta)
+    return input._in_f32(form)
 
 
 def _default_dim(x: Tensor, dim: int | None) -> int:

@@ -156,3 +156,27 @@ def test_integer_wraparound(dtype: str) -> None:
 def test_layouts_cover_the_listed_views() -> None:
     base = np.arange(30).reshape(3, 10)
     assert not LAYOUTS["stepped"][1](base).flags.c_contiguous
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_exp_composites_keep_their_tails(dtype: str) -> None:
+    # logsigmoid where its result is tiny (large x: log(1 + e) rounded e away) and at -inf; float16 sigmoid, silu,
+    # gelu and softplus compute in float32 (their float16 steps gave 0 below x = -11.1, inf above 11.1, and 1 + erf
+    # cancelled in gelu)
+    from lazyarr.nn import functional as F
+
+    x = np.array([-15.0, -12.0, -3.0, -1.0, 0.0, 3.0, 6.0, 12.0, 15.0, 25.0, -np.inf], dtype)
+    x64 = x.astype(np.float64)
+    with np.errstate(all="ignore"):
+        sig = 1 / (1 + np.exp(-x64))
+        want = {"logsigmoid": np.minimum(x64, 0) - np.log1p(np.exp(-np.abs(x64))), "sigmoid": sig,
+                "silu": x64 * sig, "gelu": 0.5 * x64 * (1 + _erf(x64 / np.sqrt(2))),
+                "softplus": np.where(x64 > 20, x64, np.log1p(np.exp(x64)))}
+    rtol = {"float16": 2e-3, "float32": 2e-6, "float64": 1e-13}[dtype]
+    atol = 4 * float(np.finfo(dtype).smallest_subnormal)
+    for name, want_v in want.items():
+        fn = getattr(F, name)
+        np.testing.assert_allclose(fn(Tensor(x)).numpy().astype(np.float64), want_v, rtol=rtol, atol=atol, err_msg=name)
+        if name != "softplus":  # the Tensor method has no threshold (tinygrad's)
+            got = getattr(Tensor(x), name)().numpy().astype(np.float64)
+            np.testing.assert_allclose(got, want_v, rtol=rtol, atol=atol, err_msg=f"Tensor.{name}")

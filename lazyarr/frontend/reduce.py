@@ -131,6 +131,8 @@ class ReduceMixin:
     def logsumexp(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
         keepdims = keepdim if keepdim is not None else keepdims
         x = self if self.dtype.is_float else self.cast(dtypes.default_float)
+        if x.size == 0:  # no max to shift by (an empty row's sum is 0: -inf, as PyTorch)
+            return x.exp().sum(axis, keepdims=keepdims).log()
         m = x.max(axis, keepdims=True)
         m = (m.isinf()).where(0, m)
         out = (x - m).exp().sum(axis, keepdims=True).log() + m
@@ -142,13 +144,13 @@ class ReduceMixin:
         quotient; the sum is at least 1, so the reciprocal is finite)."""
         a = dim if dim is not None else axis
         x = self if self.dtype.is_float else self.cast(dtypes.default_float)
-        e = (x - x.max(a, keepdims=True)).exp()
+        e = (x - x.max(a, keepdims=True) if x.size else x).exp()  # empty: no max, nothing to compute
         return e * e.sum(a, keepdims=True).reciprocal()
 
     def log_softmax(self: Tensor, axis: int = -1, dim: int | None = None) -> Tensor:
         a = dim if dim is not None else axis
         x = self if self.dtype.is_float else self.cast(dtypes.default_float)
-        shifted = x - x.max(a, keepdims=True)
+        shifted = x - x.max(a, keepdims=True) if x.size else x  # empty: no max, nothing to compute
         return shifted - shifted.exp().sum(a, keepdims=True).log()
 
     def cumsum(self: Tensor, axis: int | None = None, dim: int | None = None) -> Tensor:

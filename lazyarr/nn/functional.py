@@ -88,7 +88,7 @@ def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """exp(x - max) / sum(exp(x - max)) along `dim`."""
     x = input.cast(dtype) if dtype is not None else input if input.dtype.is_float else input.float()
     d = _default_dim(x, dim)
-    e = (x - x.max(d, keepdims=True).detach()).exp()
+    e = (x - x.max(d, keepdims=True).detach() if x.size else x).exp()  # empty: no max, nothing to compute
     return e / e.sum(d, keepdims=True)
 
 

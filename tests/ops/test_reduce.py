@@ -200,6 +200,16 @@ def test_softmax_family_extremes() -> None:
         assert_close(t.logsumexp(), _logsumexp(a, None))
 
 
+def test_softmax_family_over_an_empty_axis() -> None:
+    # no max to shift by (it raised NumPy's empty-reduction ValueError): empty results, and -inf sums (PyTorch's)
+    from lazyarr.nn import functional as F
+
+    e = Tensor(np.zeros((2, 0), np.float32))
+    assert_close(e.logsumexp(1), np.full(2, -np.inf, np.float32))
+    for out in (e.softmax(1), e.log_softmax(1), F.softmax(e, 1), F.log_softmax(e, 1)):
+        assert out.shape == (2, 0)
+
+
 def test_cumsum_axes() -> None:
     a = sample("int32", (2, 3, 4))
     for axis in (None, 0, 1, -1):

@@ -6,8 +6,8 @@ first call costs a few hundred milliseconds instead of over a second. Every othe
 `render_numba` and Numba. The IR computes exactly what the Numba kernel computes: the same IEEE operations in the
 same order, the same transcendental functions (their IR, as Numba compiles them, is shipped: `helper_ir`), and the
 same structure for ranged loops (small variants, then checked blocks when an argument was out of range), so fused,
-unfused, Numba-compiled and LLVM-compiled kernels give the same bits. Loop fission is a Numba-renderer optimisation:
-kernels it would split stay with Numba.
+unfused, Numba-compiled and LLVM-compiled kernels give the same bits; so do loops the Numba renderer splits (fission:
+the same stages over blocks, through scratch arrays on the stack).
 
 The kernel is the native entry point `i32 lazyarr_native_entry(i64 ptr0, i64 size0, ..., i64 int0, ..., double f0,
 ...)` that `native.load` links (argument order as `render_numba`: buffers, then start/end of a parallel loop, int
@@ -25,7 +25,7 @@ from lazyarr.dtypes import DType
 from lazyarr.graph.ops import Ops
 from lazyarr.kernels import helper_ir, native
 from lazyarr.kernels.lower import Instr, Loop, Program, Stmt, Store
-from lazyarr.kernels.render_numba import RANGED, TRANSCENDENTAL, TRIG, TRIG_BLOCK, _Renderer, ranged_kind
+from lazyarr.kernels.render_numba import FISSION_BLOCK, RANGED, TRANSCENDENTAL, TRIG, TRIG_BLOCK, _Renderer, ranged_kind
 
 FLOATS = ("float32", "float64")
 
@@ -55,9 +55,6 @@ def _check(stmts: list[Stmt], numba_view: _Renderer) -> bool:
     for s in stmts:
         if isinstance(s, Loop):
             if s.blocked or s.lanes:
-                return False
-            innermost = not any(isinstance(x, Loop) for x in s.body)
-            if innermost and len(numba_view.fission_stages(s)) > 1:
                 return False
             if not _check(s.body, numba_view):
                 return False
@@ -264,19 +261,61 @@ class _Builder:
         return c
 
     def loop(self, loop: Loop) -> None:
+        """`loop` with the structure `render_numba` gives it: a ranged loop, a split loop (fission) or a plain one."""
         self.dtypes[loop.var] = dtypes.int64
         lo, hi = (self.value("start"), self.value("end")) if loop.parallel else (self.ir.Constant(self.i64, 0),
                                                                                  self.value(loop.extent))
-        checks = [s for s in loop.body if isinstance(s, Instr) and ranged_kind(s)]
-        rerun = _Renderer.can_rerun(loop.body)
-        if not checks or any(isinstance(s, Loop) for s in loop.body) or (
-                not rerun and not any(s.op in TRIG for s in checks)):  # as render_numba.ranged_checks
-            def plain(i: Any) -> None:
-                self.values[loop.var] = i
-                self.stmts(loop.body)
-            self.counted(lo, hi, plain)
+        numba_view = _Renderer(self.prog)
+        if any(isinstance(s, Loop) for s in loop.body):
+            pass
+        elif numba_view.ranged_checks(loop)[0]:
+            self.ranged_loop(loop, lo, hi, [s for s in loop.body if isinstance(s, Instr) and ranged_kind(s)])
             return
-        self.ranged_loop(loop, lo, hi, checks)
+        elif len(stages := numba_view.fission_stages(loop)) > 1:
+            self.fission_loop(loop, lo, hi, stages)
+            return
+
+        def plain(i: Any) -> None:
+            self.values[loop.var] = i
+            self.stmts(loop.body)
+        self.counted(lo, hi, plain)
+
+    def fission_loop(self, loop: Loop, lo: Any, hi: Any, stages: list[list[Stmt]]) -> None:
+        """As `render_numba.fission_loop`: `loop` in blocks of FISSION_BLOCK, each block running `stages` one after
+        another; values a later stage needs pass through scratch arrays on the stack (loads, constants and index
+        arithmetic are computed again)."""
+        ir, b = self.ir, self.b
+        redo, reads, passed = _Renderer.fission_plan(loop, stages)
+        defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
+        scratch = {}
+        with b.goto_block(self.fn.entry_basic_block):
+            b.position_at_start(self.fn.entry_basic_block)
+            for name in sorted(passed):
+                scratch[name] = b.alloca(ir.ArrayType(self.ty(defs[name].dtype), FISSION_BLOCK))
+        zero = ir.Constant(self.i64, 0)
+
+        def slot(name: str, q: Any) -> Any:
+            return b.gep(scratch[name], [zero, q], inbounds=True)
+
+        def block(f: Any) -> None:
+            nxt = b.add(f, ir.Constant(self.i64, FISSION_BLOCK))
+            count = b.sub(b.select(b.icmp_signed("<", nxt, hi), nxt, hi), f)
+            for k, stage in enumerate(stages):
+                def body(q: Any, k: int = k, stage: list[Stmt] = stage) -> None:
+                    self.values[loop.var] = b.add(f, q)
+                    for s in loop.body:  # what this stage reads from earlier stages, in the original order
+                        if isinstance(s, Instr) and s.name in redo[k]:
+                            self.values[s.name] = self.instr(s, "full")
+                        elif isinstance(s, Instr) and s.name in reads[k]:
+                            self.dtypes[s.name] = s.dtype
+                            self.values[s.name] = b.load(slot(s.name, q), typ=self.ty(s.dtype))
+                    for s in stage:
+                        self.stmts([s])
+                        if isinstance(s, Instr) and s.name in passed:
+                            b.store(self.values[s.name], slot(s.name, q))
+                self.counted(zero, count, body)
+
+        self.counted(lo, hi, block, step=FISSION_BLOCK)
 
     def big(self, checks: list[Instr], flag: Any) -> Any:
         """flag | (any ranged argument is out of its small variant's range: large, inf or NaN), as

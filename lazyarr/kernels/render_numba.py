@@ -399,11 +399,11 @@ class _Renderer:
         stages[-1] += [s for s in body if isinstance(s, Store)]
         return [st for st in stages if st]
 
-    def fission_loop(self, loop: Loop, stages: list[list[Stmt]], depth: int) -> None:
-        """`loop` in blocks of FISSION_BLOCK, each block running `stages` one after another."""
-        pad, v = "    " * depth, loop.var
-        start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
-        self.dtypes[v] = dtypes.int64
+    @staticmethod
+    def fission_plan(loop: Loop, stages: list[list[Stmt]]) -> tuple[list[set[str]], list[set[str]], set[str]]:
+        """(names each stage computes again, names each stage reads from scratch, names passed through scratch) for
+        `loop` split into `stages`: loads, constants and index arithmetic are computed again where needed, other values
+        pass through scratch arrays."""
         defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
         stage_of = {s.name: k for k, st in enumerate(stages) for s in st if isinstance(s, Instr)}
 
@@ -425,7 +425,14 @@ class _Renderer:
                     stack.extend(defs[name].srcs)
                 else:
                     reads[k].add(name)
-        passed = set().union(*reads)
+        return redo, reads, set().union(*reads)
+
+    def fission_loop(self, loop: Loop, stages: list[list[Stmt]], depth: int) -> None:
+        """`loop` in blocks of FISSION_BLOCK, each block running `stages` one after another."""
+        pad, v = "    " * depth, loop.var
+        start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
+        self.dtypes[v] = dtypes.int64
+        redo, reads, passed = self.fission_plan(loop, stages)
         self.lines += [f"{pad}for {v}_f in range({start}, {stop}, {FISSION_BLOCK}):",
                        f"{pad}    for {v}_q in range(min({FISSION_BLOCK}, {stop} - {v}_f)):",
                        f"{pad}        {v} = {v}_f + {v}_q"]

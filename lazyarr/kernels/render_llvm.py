@@ -47,16 +47,15 @@ def supports(prog: Program) -> bool:
         return False
     if any(dt.name not in FLOATS for dt in prog.buf_dtypes):
         return False
-    numba_view = _Renderer(prog)
-    return _check(prog.body, numba_view)
+    return _check(prog.body)
 
 
-def _check(stmts: list[Stmt], numba_view: _Renderer) -> bool:
+def _check(stmts: list[Stmt]) -> bool:
     for s in stmts:
         if isinstance(s, Loop):
             if s.blocked or s.lanes:
                 return False
-            if not _check(s.body, numba_view):
+            if not _check(s.body):
                 return False
         elif isinstance(s, Instr):
             if not _instr_ok(s):
@@ -266,14 +265,13 @@ class _Builder:
         lo, hi = (self.value("start"), self.value("end")) if loop.parallel else (self.ir.Constant(self.i64, 0),
                                                                                  self.value(loop.extent))
         numba_view = _Renderer(self.prog)
-        if any(isinstance(s, Loop) for s in loop.body):
-            pass
-        elif numba_view.ranged_checks(loop)[0]:
-            self.ranged_loop(loop, lo, hi, [s for s in loop.body if isinstance(s, Instr) and ranged_kind(s)])
-            return
-        elif len(stages := numba_view.fission_stages(loop)) > 1:
-            self.fission_loop(loop, lo, hi, stages)
-            return
+        if not any(isinstance(s, Loop) for s in loop.body):
+            if numba_view.ranged_checks(loop)[0]:
+                self.ranged_loop(loop, lo, hi, [s for s in loop.body if isinstance(s, Instr) and ranged_kind(s)])
+                return
+            if len(stages := numba_view.fission_stages(loop)) > 1:
+                self.fission_loop(loop, lo, hi, stages)
+                return
 
         def plain(i: Any) -> None:
             self.values[loop.var] = i

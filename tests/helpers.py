@@ -110,3 +110,12 @@ def assert_close(
         assert_matches(out, ref, rtol=rtol, atol=atol)
     except AssertionError as e:
         raise AssertionError(f"{msg}\n{e}") from None
+
+
+def option_prices(s: Tensor, k: Tensor, t: Tensor) -> tuple[Tensor, Tensor]:
+    """Black-Scholes call and put: a log, an exp, two erfs, a sqrt and divisions in one loop (split into stages)."""
+    sq = t.sqrt() * 0.3
+    d1 = ((s / k).log() + 0.065 * t) / sq
+    disc = k * (t * -0.02).exp()
+    c1, c2 = 0.5 + 0.5 * (d1 * 0.7071067811865476).erf(), 0.5 + 0.5 * ((d1 - sq) * 0.7071067811865476).erf()
+    return s * c1 - disc * c2, disc * (1 - c2) - s * (1 - c1)

@@ -363,7 +363,7 @@ class NNMixin:
     # ---- losses ----
     def _class_log_softmax(self: Tensor, axis: int) -> Tensor:
         x = self if self.dtype.is_float else self.cast(dtypes.default_float)
-        shifted = x - x.max(axis, keepdims=True).detach() if x.size else x  # empty: no max, nothing to compute
+        shifted = x._minus_max(axis, detach=True)
         return shifted - shifted.exp().sum(axis, keepdims=True).log()
 
     def nll_loss(self: Tensor, target: Any, weight: Tensor | None = None, ignore_index: int = -100,

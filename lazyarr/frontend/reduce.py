@@ -144,13 +144,21 @@ class ReduceMixin:
         quotient; the sum is at least 1, so the reciprocal is finite)."""
         a = dim if dim is not None else axis
         x = self if self.dtype.is_float else self.cast(dtypes.default_float)
-        e = (x - x.max(a, keepdims=True) if x.size else x).exp()  # empty: no max, nothing to compute
+        e = x._minus_max(a).exp()
         return e * e.sum(a, keepdims=True).reciprocal()
+
+    def _minus_max(self: Tensor, axis: int, detach: bool = False) -> Tensor:
+        """x - max(x, axis) (keepdims), the shift that keeps a softmax's exp finite (its max `detach`ed if asked); an
+        empty x as it is: it has no max, and nothing to compute."""
+        if not self.size:
+            return self
+        m = self.max(axis, keepdims=True)
+        return self - (m.detach() if detach else m)
 
     def log_softmax(self: Tensor, axis: int = -1, dim: int | None = None) -> Tensor:
         a = dim if dim is not None else axis
         x = self if self.dtype.is_float else self.cast(dtypes.default_float)
-        shifted = x - x.max(a, keepdims=True) if x.size else x  # empty: no max, nothing to compute
+        shifted = x._minus_max(a)
         return shifted - shifted.exp().sum(a, keepdims=True).log()
 
     def cumsum(self: Tensor, axis: int | None = None, dim: int | None = None) -> Tensor:

@@ -18,7 +18,7 @@ from lazyarr import Context, Tensor
 from lazyarr.graph.schedule import normalize, schedule
 from lazyarr.kernels import render_numba, runtime_numba
 from lazyarr.kernels.lower import lower
-from tests.helpers import assert_matches, kernel_count
+from tests.helpers import assert_matches, kernel_count, option_prices
 
 rng = np.random.default_rng(8)
 
@@ -240,15 +240,6 @@ def test_matmul_epilogues_with_arguments_out_of_range_match_numpy(dtype: type) -
     np.testing.assert_allclose((Tensor(c) @ Tensor(b)).sin().numpy(), np.sin(q), rtol=1e-6, atol=1e-6)
 
 
-def _option_prices(s: Tensor, k: Tensor, t: Tensor) -> tuple[Tensor, Tensor]:
-    """Black-Scholes call and put: a log, an exp, two erfs, a sqrt and divisions in one loop (split into stages)."""
-    sq = t.sqrt() * 0.3
-    d1 = ((s / k).log() + 0.065 * t) / sq
-    disc = k * (t * -0.02).exp()
-    c1, c2 = 0.5 + 0.5 * (d1 * 0.7071067811865476).erf(), 0.5 + 0.5 * ((d1 - sq) * 0.7071067811865476).erf()
-    return s * c1 - disc * c2, disc * (1 - c2) - s * (1 - c1)
-
-
 def _np_option_prices(s: np.ndarray, k: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     erf = np.vectorize(__import__("math").erf)
     sq = np.sqrt(t) * 0.3
@@ -267,14 +258,14 @@ def test_split_loops_match_numpy_and_unfused_over_views_and_chunks(dtype: type) 
     t_t = rng.uniform(0.25, 10, (301, 7)).astype(dtype)
     arrays = (s_all[:, ::2], k_row, t_t.T)
     assert all("_f in range(" not in src for src in _sources(lambda: Tensor(k_row).exp()))
-    srcs = _sources(lambda: _option_prices(*[Tensor(a) for a in arrays])[0])
+    srcs = _sources(lambda: option_prices(*[Tensor(a) for a in arrays])[0])
     assert len(srcs) == 1 and "_f in range(" in srcs[0] and "_s[" in srcs[0]
     want = _np_option_prices(*(a.astype(np.float64) for a in arrays))
     with Context(PARALLEL_MIN=500, NUM_THREADS=2):
-        call, put = _option_prices(*[Tensor(a) for a in arrays])
+        call, put = option_prices(*[Tensor(a) for a in arrays])
         call.realize(put)
     with Context(FUSE=0):
-        unfused = [x.numpy() for x in _option_prices(*[Tensor(a) for a in arrays])]
+        unfused = [x.numpy() for x in option_prices(*[Tensor(a) for a in arrays])]
     for got, ref, plain in zip((call.numpy(), put.numpy()), want, unfused):
         np.testing.assert_array_equal(got, plain)
         np.testing.assert_allclose(got, ref, rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-4)

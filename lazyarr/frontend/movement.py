@@ -26,6 +26,22 @@ def _shape_arg(shape: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(shape)
 
 
+def _tensor_args(first: Any, others: tuple[Any, ...], name: str) -> list[Tensor]:
+    """The tensors of cat/stack: `first` and `others`, or the tensors of a sequence `first` (the class-level call)."""
+    from lazyarr.frontend.tensor import Tensor
+
+    if isinstance(first, (list, tuple)):
+        if others:
+            raise TypeError(f"{name}() takes tensors, or one sequence of tensors, not both")
+        if not first:
+            raise ValueError(f"{name}() needs at least one tensor")
+        first, others = first[0], tuple(first[1:])
+    for t in (first, *others):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{name}() expects Tensors, got {type(t).__name__}")
+    return [first, *others]
+
+
 class MovementMixin:
     """Shape-changing methods (mixed into Tensor)."""
 
@@ -187,8 +203,14 @@ class MovementMixin:
 
     # ---- joining and splitting ----
     def cat(self: Tensor, *others: Tensor, dim: int = 0) -> Tensor:
-        """Concatenate along `dim` (np.concatenate); dtypes are promoted, other dims must match."""
-        tensors = [self, *others]
+        """Concatenate along `dim` (np.concatenate); dtypes are promoted, other dims must match. Called on the class,
+        it also takes one sequence of tensors, as torch.cat does: ``Tensor.cat([a, b], dim=1)``.
+
+        Raises:
+            TypeError: an argument that is not a Tensor.
+            ValueError: no tensors, 0-d tensors, or other dims that differ."""
+        tensors = _tensor_args(self, others, "cat")
+        self = tensors[0]
         if self.ndim == 0:
             raise ValueError("zero-dimensional arrays cannot be concatenated")
         d = normalize_axis(dim, self.ndim)
@@ -219,7 +241,14 @@ class MovementMixin:
         return out
 
     def stack(self: Tensor, *others: Tensor, dim: int = 0) -> Tensor:
-        tensors = [self, *others]
+        """Join tensors of one shape along a new axis `dim` (np.stack); dtypes are promoted. Called on the class, it
+        also takes one sequence of tensors, as torch.stack does: ``Tensor.stack([a, b])``.
+
+        Raises:
+            TypeError: an argument that is not a Tensor.
+            ValueError: no tensors, or shapes that differ."""
+        tensors = _tensor_args(self, others, "stack")
+        self = tensors[0]
         for t in tensors:
             if t.shape != self.shape:
                 raise ValueError(f"all input arrays must have the same shape, got {self.shape} and {t.shape}")

@@ -118,6 +118,13 @@ class Gemm:
 Stmt = Instr | Loop | AccInit | AccUpdate | Store | Gemm
 
 
+# Launches moving this many bytes or more (loads and stores) get `Program.stream`: about the last-level cache of a
+# server CPU, so the output would leave the cache before it is read again anyway. Measured on this project's machine
+# (32 MiB L3; benchmarks/bench_stream_stores.py): non-temporal stores lose up to 30% on a + b over 2**20 floats
+# (12 MiB moved), break even at 2**21 (24 MiB), and gain 19-60% from 2**22 (48 MiB) and on the chain from 2**21.
+STREAM_MIN_BYTES = 32 << 20
+
+
 @dataclass
 class Program:
     """A lowered kernel: buffer params (slot order, dtypes), int64 params (names), the loop nest, and float64 params
@@ -129,6 +136,9 @@ class Program:
     body: list[Stmt]
     parallel: bool  # the first statement is a Loop whose range is split across threads
     float_params: list[str] = field(default_factory=list)
+    # the launch it is lowered for moves at least `STREAM_MIN_BYTES`, too much to stay in the cache: a renderer may
+    # store with non-temporal stores (render_llvm does; the values are the same either way)
+    stream: bool = False
 
 
 @dataclass

@@ -27,7 +27,7 @@ from lazyarr.graph.uop import UOp, toposort
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels import cuda_check, render_numba, runtime_cuda, runtime_numba
 from lazyarr.kernels.device import Buffer
-from lazyarr.kernels.lower import Lowered, lower
+from lazyarr.kernels.lower import STREAM_MIN_BYTES, Lowered, lower
 from lazyarr.kernels.stats import COUNTERS
 
 
@@ -87,6 +87,10 @@ def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = 
     key = (item, buffer_sizes, device, blas)
     if key in _kernels:
         return _kernels[key]
+    outs = {_out_slot(o): o for o in item.outputs}
+    out_bytes = sum(prod(o.src[0].shape) * o.dtype.itemsize for o in outs.values())
+    in_bytes = sum(min(n.arg.size, prod(item.full_shape)) * n.dtype.itemsize
+                   for n in toposort(list(item.outputs)) if n.op is Ops.PARAM and n.arg.slot not in outs)
     fn: Any
     if device == "CUDA":
         low = lower(item)
@@ -94,16 +98,13 @@ def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = 
         source, fn = prog.spec.source, None if flag("NULL") else prog
     else:
         low = lower(item, blas=blas)
+        low.program.stream = out_bytes + in_bytes >= STREAM_MIN_BYTES
         source = render_numba.render(low.program, "kernel")
         fn = None if flag("NULL") else runtime_numba.compile_source(source, low.program)
         if flag("CUDA_CHECK"):
             cuda_check.record(lower(item), buffer_sizes)
     if flag("DEBUG") >= 2:
         print(source)
-    outs = {_out_slot(o): o for o in item.outputs}
-    out_bytes = sum(prod(o.src[0].shape) * o.dtype.itemsize for o in outs.values())
-    in_bytes = sum(min(n.arg.size, prod(item.full_shape)) * n.dtype.itemsize
-                   for n in toposort(list(item.outputs)) if n.op is Ops.PARAM and n.arg.slot not in outs)
     chain, base = strip_movement(item.ast.src[0])
     out_view = chain_view(chain, base.shape)
     full = out_view is not None and out_view.contiguous and out_view.size == buffer_sizes[0]

@@ -17,6 +17,7 @@ params, float params), so the same object is saved in the native kernel cache an
 from __future__ import annotations
 
 import functools
+import platform
 import threading
 from typing import Any
 
@@ -25,9 +26,17 @@ from lazyarr.dtypes import DType
 from lazyarr.graph.ops import Ops
 from lazyarr.kernels import helper_ir, native
 from lazyarr.kernels.lower import Instr, Loop, Program, Stmt, Store
-from lazyarr.kernels.render_numba import FISSION_BLOCK, RANGED, TRANSCENDENTAL, TRIG, TRIG_BLOCK, _Renderer, ranged_kind
+from lazyarr.kernels.render_numba import (FISSION_BLOCK, RANGED, TRANSCENDENTAL, TRIG, TRIG_BLOCK, _Renderer, ranged_kind,
+                                          reads_what_it_stores)
 
 FLOATS = ("float32", "float64")
+
+# Non-temporal stores. A loop of a launch with a large output (`Program.stream`) writes the cache-line-aligned middle
+# of its range with non-temporal stores: they go to memory without first reading each line into the cache
+# (read-for-ownership), so a loop reading 4 arrays and writing 1 moves 5/6 of the bytes, and the output does not
+# push its inputs out of the cache.
+STREAM_ALIGN = 64  # bytes: a cache line
+STREAM_BLOCK = 128  # a multiple of the widest vector loop step (16 lanes x 8 interleaved), so no scalar tail runs
 
 
 class UnsupportedError(Exception):
@@ -113,6 +122,7 @@ class _Builder:
         self.helpers: dict[str, Any] = {}
         self.used: set[str] = set()
         self.retslot: dict[str, Any] = {}
+        self.streaming = False  # stores are non-temporal (set while `streamed` builds its aligned middle loop)
 
     # ---- types and values ----
 
@@ -229,7 +239,11 @@ class _Builder:
             elif isinstance(s, Store):
                 dt = self.prog.buf_dtypes[s.buf]
                 p = self.b.gep(self.bufs[s.buf], [self.value(s.index)], source_etype=self.ty(dt))
-                self.b.store(self.value(s.src), p)
+                if self.streaming:  # the aligned middle of a streamed loop: see `streamed`
+                    st = self.b.store(self.value(s.src), p, align=STREAM_ALIGN // 2)
+                    st.set_metadata("nontemporal", self.module.add_metadata([self.ir.Constant(self.i32, 1)]))
+                else:
+                    self.b.store(self.value(s.src), p)
             elif isinstance(s, Loop):
                 self.loop(s)
             else:
@@ -276,7 +290,51 @@ class _Builder:
         def plain(i: Any) -> None:
             self.values[loop.var] = i
             self.stmts(loop.body)
-        self.counted(lo, hi, plain)
+        self.streamed(loop, lo, hi, plain)
+
+    def stream_itemsize(self, loop: Loop) -> int:
+        """The element size of what `loop` stores when it may use non-temporal stores (see `streamed`), else 0: an
+        innermost loop of the kernel's outermost level on x86-64, storing floats of one size at its own index only,
+        into buffers it does not read."""
+        stores = [s for s in loop.body if isinstance(s, Store)]
+        sizes = {self.prog.buf_dtypes[s.buf].itemsize for s in stores}
+        if not self.prog.stream or not loop.parallel or not stores or len(sizes) != 1 or \
+                any(s.index != loop.var for s in stores):
+            return 0
+        if reads_what_it_stores(loop.body) or platform.machine() not in ("x86_64", "AMD64"):
+            return 0
+        return sizes.pop()
+
+    def streamed(self, loop: Loop, lo: Any, hi: Any, body: Any, carried: Any = None) -> Any:
+        """`counted(lo, hi, body, carried)`, where an eligible loop (`stream_itemsize`) runs the part of [lo, hi) whose
+        stores start on a cache line, in STREAM_BLOCK steps, with non-temporal stores, then an sfence (the stores are
+        visible to the thread that waits for this one), then the rest of the range with plain stores. Every element's
+        value is the same either way; only how it reaches memory differs. A launch whose stored buffers are not
+        equally aligned uses plain stores only."""
+        size = self.stream_itemsize(loop)
+        if not size:
+            return self.counted(lo, hi, body, carried)
+        ir, b = self.ir, self.b
+        const = functools.partial(ir.Constant, self.i64)
+        stored = sorted({s.buf for s in loop.body if isinstance(s, Store)})
+        offsets = [b.and_(b.add(b.ptrtoint(self.bufs[k], self.i64), b.mul(lo, const(size))), const(STREAM_ALIGN - 1))
+                   for k in stored]
+        ok = b.icmp_signed("==", b.and_(offsets[0], const(size - 1)), const(0))
+        for other in offsets[1:]:
+            ok = b.and_(ok, b.icmp_signed("==", other, offsets[0]))
+        head = b.sdiv(b.and_(b.sub(const(STREAM_ALIGN), offsets[0]), const(STREAM_ALIGN - 1)), const(size))
+        a = b.add(lo, head)
+        a = b.select(b.and_(ok, b.icmp_signed("<", a, hi)), a, hi)
+        m = b.add(a, b.and_(b.sub(hi, a), const(-STREAM_BLOCK)))
+        self.streaming = True
+        carried = self.counted(a, m, body, carried)
+        self.streaming = False
+        b.call(self.module.declare_intrinsic("llvm.x86.sse.sfence", fnty=ir.FunctionType(ir.VoidType(), [])), [])
+
+        def rest(k: Any, c: Any = None) -> Any:  # [lo, a), then [m, hi)
+            first = b.icmp_signed("==", k, const(0))
+            return self.counted(b.select(first, lo, m), b.select(first, a, hi), body, c)
+        return self.counted(const(0), const(2), rest, carried)
 
     def fission_loop(self, loop: Loop, lo: Any, hi: Any, stages: list[list[Stmt]]) -> None:
         """As `render_numba.fission_loop`: `loop` in blocks of FISSION_BLOCK, each block running `stages` one after
@@ -345,7 +403,7 @@ class _Builder:
             return body
 
         if rerun:
-            any_big = self.counted(lo, hi, run("small"), false)
+            any_big = self.streamed(loop, lo, hi, run("small"), false)
             blocked, after = self.fn.append_basic_block(), self.fn.append_basic_block()
             b.cbranch(any_big, blocked, after)
             b.position_at_end(blocked)

@@ -638,6 +638,7 @@ class _Renderer:
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",
+            *(["# large output: render_llvm's build streams its stores (Program.stream)"] if p.stream else []),
             "",
             "",
             '@njit(SIGNATURE, nogil=True, cache=True, error_model="numpy", boundscheck=False)',

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ import pytest
 import lazyarr as la
 from lazyarr import Tensor
 from lazyarr.kernels import helper_ir, realize, render_llvm, runtime_numba
+from lazyarr.kernels.lower import Store
 from lazyarr.kernels.native import NativeKernel
 from tests.helpers import option_prices
 
@@ -381,3 +383,89 @@ def test_link_folders_of_killed_processes_are_removed(tmp_path: object) -> None:
     os.utime(links / "killed", (old, old))
     native._remove_stale(str(links))
     assert sorted(p.name for p in links.iterdir()) == ["running"]
+
+
+def _streamed_run(fn: Callable[..., Tensor], hosts: list[np.ndarray], llvm: int) -> tuple[np.ndarray, list[object]]:
+    """`_run` with every launch treated as a large one (`Program.stream`), split over 2 threads in uneven chunks."""
+    with pytest.MonkeyPatch.context() as mp, la.Context(PARALLEL_MIN=1, NUM_THREADS=2):
+        mp.setattr(realize, "STREAM_MIN_BYTES", 0)
+        return _run(fn, hosts, llvm)
+
+
+@pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_streamed_stores_give_the_numba_kernels_bits(dtype: type) -> None:
+    # non-temporal stores over each chunk's cache-line-aligned middle, plain ones before and after it: sizes around
+    # the 128-element steps, so that the middle is empty, exact or followed by a tail
+    for name, fn in (("chain", EXPRESSIONS["chain"]), ("exp", EXPRESSIONS["exp"]), ("two", _two_outputs)):
+        for n in (5, 127, 128, 300, 1537, 4096 + 17):
+            hosts = _inputs(n, dtype, n == 1537)
+            with np.errstate(all="ignore"):
+                got, built = _streamed_run(fn, hosts, 1)
+                want, _ = _run(fn, hosts, 0)
+            assert isinstance(built[0], NativeKernel)  # (stack's kernel compiles through Numba)
+            np.testing.assert_array_equal(got.view(f"u{got.itemsize}"), want.view(f"u{want.itemsize}"), err_msg=name)
+
+
+def _two_outputs(a: Tensor, b: Tensor, c: Tensor, d: Tensor) -> Tensor:
+    """Two results of one kernel (two stores a step), stacked by a second kernel."""
+    x, y = a * b + c, (a - d).exp()
+    x.realize(y)
+    return Tensor.stack([x, y])
+
+
+def _program(fn: Callable[..., Tensor], stream: bool) -> Any:
+    """The Program of the first kernel `fn` compiles, lowered as for a large launch (`stream`) or a small one."""
+    programs: list[Any] = []
+    compile_object = render_llvm.compile_object
+
+    def spy(prog: Any) -> bytes:
+        programs.append(prog)
+        return compile_object(prog)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(render_llvm, "compile_object", spy)
+        mp.setattr(realize, "STREAM_MIN_BYTES", 0 if stream else 1 << 62)
+        _run(fn, _inputs(64, np.float32, False), 1)
+    return programs[0]
+
+
+@pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
+def test_only_large_launches_stream_their_stores() -> None:
+    assert "!nontemporal" in render_llvm.build_ir(_program(EXPRESSIONS["chain"], True))[0]
+    assert "nontemporal" not in render_llvm.build_ir(_program(EXPRESSIONS["chain"], False))[0]
+    big = Tensor(np.ones(5 << 20, np.float32))  # 40 MiB moved: over the default threshold
+    realize._kernels.clear()
+    out = (big * 2).realize()
+    assert all(k.lowered.program.stream for k in realize._kernels.values())
+    np.testing.assert_array_equal(out.numpy()[[0, -1]], [2, 2])
+    np.testing.assert_array_equal((Tensor(np.ones(1000, np.float32)) * 2).numpy(), np.full(1000, 2, np.float32))
+    assert not all(k.lowered.program.stream for k in realize._kernels.values())
+
+
+@pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
+@pytest.mark.parametrize("shifts", [(0, 0), (36, 36), (0, 4), (4, 0), (2, 2), (0, 2)])
+def test_streamed_kernel_writes_outputs_at_any_offset(shifts: tuple[int, int]) -> None:
+    # a streamed kernel's two outputs at raw addresses `shifts` bytes past a cache line. Non-temporal vector stores
+    # need aligned addresses: outputs at different offsets from a line (or not float-aligned: 2) must take the plain
+    # path; every element is written once either way
+    prog = _program(_two_outputs, True)
+    kernel = runtime_numba.native.link("stream_shift", render_llvm.kinds(prog), render_llvm.compile_object(prog))
+    n = 1000
+    hosts = _inputs(n, np.float32, False)
+    want = _two_outputs(*(Tensor(h) for h in hosts)).numpy()
+    stored = sorted({st.buf for st in prog.body[0].body if isinstance(st, Store)})
+    loaded = iter(hosts)
+    raws, args = [], []
+    for slot in range(len(prog.buf_dtypes)):
+        if slot in stored:
+            raw = np.zeros(4 * n + 128, np.uint8)
+            base = (-raw.ctypes.data) % 64 + shifts[stored.index(slot)]
+            raws.append((raw, base))
+            args += [raw.ctypes.data + base, n]
+        else:
+            args += [next(loaded).ctypes.data, n]
+    assert prog.parallel and len(stored) == 2
+    kernel.raw(*args, 0, n, n)
+    got = [np.frombuffer(raw[base: base + 4 * n].tobytes(), np.float32) for raw, base in raws]
+    np.testing.assert_array_equal(np.stack(got), want)

@@ -34,7 +34,7 @@ def _function_names() -> dict[str, int]:
     for name in ("sin", "cos", "tan"):
         for t in ("f32", "f64"):
             names[f"{name}_{t}_small"] = 1
-    names["exp_f32_small"] = 1  # the small variants: render_numba.RANGED
+    names["exp_f32_small"] = names["log_f32_small"] = 1  # the small variants: render_numba.RANGED
     return names
 
 

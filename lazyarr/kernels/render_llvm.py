@@ -336,10 +336,12 @@ class _Builder:
             return self.counted(b.select(first, lo, m), b.select(first, a, hi), body, c)
         return self.counted(const(0), const(2), rest, carried)
 
-    def fission_loop(self, loop: Loop, lo: Any, hi: Any, stages: list[list[Stmt]]) -> None:
+    def fission_loop(self, loop: Loop, lo: Any, hi: Any, stages: list[list[Stmt]], trig: str = "full",
+                     checked: Any = None) -> Any:
         """As `render_numba.fission_loop`: `loop` in blocks of FISSION_BLOCK, each block running `stages` one after
         another; values a later stage needs pass through scratch arrays on the stack (loads, constants and index
-        arithmetic are computed again)."""
+        arithmetic are computed again). `trig`: which variants of the ranged ops to call; with `checked` (an i1 start
+        value), returns it or'ed with whether an argument of a ranged op was out of range (see `big`)."""
         ir, b = self.ir, self.b
         redo, reads, passed = _Renderer.fission_plan(loop, stages)
         defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
@@ -353,11 +355,11 @@ class _Builder:
         def slot(name: str, q: Any) -> Any:
             return b.gep(scratch[name], [zero, q], inbounds=True)
 
-        def block(f: Any) -> None:
+        def block(f: Any, flag: Any = None) -> Any:
             nxt = b.add(f, ir.Constant(self.i64, FISSION_BLOCK))
             count = b.sub(b.select(b.icmp_signed("<", nxt, hi), nxt, hi), f)
             for k, stage in enumerate(stages):
-                def body(q: Any, k: int = k, stage: list[Stmt] = stage) -> None:
+                def body(q: Any, flag: Any = None, k: int = k, stage: list[Stmt] = stage) -> Any:
                     self.values[loop.var] = b.add(f, q)
                     for s in loop.body:  # what this stage reads from earlier stages, in the original order
                         if isinstance(s, Instr) and s.name in redo[k]:
@@ -366,24 +368,29 @@ class _Builder:
                             self.dtypes[s.name] = s.dtype
                             self.values[s.name] = b.load(slot(s.name, q), typ=self.ty(s.dtype))
                     for s in stage:
-                        self.stmts([s])
+                        self.stmts([s], trig)
                         if isinstance(s, Instr) and s.name in passed:
                             b.store(self.values[s.name], slot(s.name, q))
-                self.counted(zero, count, body)
+                    if flag is None:
+                        return None
+                    return self.big([s for s in stage if isinstance(s, Instr) and ranged_kind(s)], flag)
+                flag = self.counted(zero, count, body, flag)
+            return flag
 
-        self.counted(lo, hi, block, step=FISSION_BLOCK)
+        return self.counted(lo, hi, block, checked, step=FISSION_BLOCK)
 
     def big(self, checks: list[Instr], flag: Any) -> Any:
         """flag | (any ranged argument is out of its small variant's range: large, inf or NaN), as
         `render_numba.ranged_check` computes it."""
+        b = self.b
         for s in checks:
-            dt = s.dtype
-            c, w = RANGED[(s.op, ranged_kind(s))]
+            lo, hi = (self.ir.Constant(self.ty(s.dtype), v) for v in RANGED[(s.op, ranged_kind(s))])
             x = self.value(s.srcs[0])
-            if c != 0:
-                x = self.b.fsub(x, self.ir.Constant(self.ty(dt), c))
-            small = self.b.fcmp_ordered("<", self.intrinsic("llvm.fabs", dt, [x]), self.ir.Constant(self.ty(dt), w))
-            flag = self.b.or_(flag, self.b.not_(small))
+            if lo.constant == -hi.constant:
+                small = b.fcmp_ordered("<", self.intrinsic("llvm.fabs", s.dtype, [x]), hi)
+            else:
+                small = b.and_(b.fcmp_ordered(">", x, lo), b.fcmp_ordered("<", x, hi))
+            flag = b.or_(flag, b.not_(small))
         return flag
 
     def ranged_loop(self, loop: Loop, lo: Any, hi: Any, checks: list[Instr]) -> None:
@@ -402,6 +409,15 @@ class _Builder:
                 return self.big(checks, flag) if trig == "small" else flag
             return body
 
+        if not any(s.op in TRIG for s in checks) and len(stages := _Renderer(self.prog).fission_stages(loop)) > 1:
+            any_big = self.fission_loop(loop, lo, hi, stages, "small", false)  # split loops: all again when needed
+            again, after = self.fn.append_basic_block(), self.fn.append_basic_block()
+            b.cbranch(any_big, again, after)
+            b.position_at_end(again)
+            self.fission_loop(loop, lo, hi, stages)
+            b.branch(after)
+            b.position_at_end(after)
+            return
         if rerun:
             any_big = self.streamed(loop, lo, hi, run("small"), false)
             blocked, after = self.fn.append_basic_block(), self.fn.append_basic_block()

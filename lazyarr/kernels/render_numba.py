@@ -96,10 +96,11 @@ ALU_RENDER.update({op: _transcendental(name) for op, name in TRANSCENDENTAL.item
 
 TRANSCENDENTAL_IMPORTS = [f"{name}_{t}" for name in TRANSCENDENTAL.values() for t in ("f32", "f64")]
 
-# Ranged ops: sin/cos/tan, and float32 exp, have a cheap "small" variant that gives the same bits as the full
-# function over part of its domain: RANGED[(op, "f32"/"f64")] = (c, w), the variant applying where |x - c| < w.
+# Ranged ops: sin/cos/tan, and float32 exp and log, have a cheap "small" variant that gives the same bits as the full
+# function over part of its domain: RANGED[(op, "f32"/"f64")] = (lo, hi), the variant applying where lo < x < hi.
 # - sin/cos/tan: float32 |x| < 2**20 (no Payne-Hanek), float64 |x| < 2**29 (no libm branch, so the loop vectorises);
-# - float32 exp: x in (-87, 88), where the result is normal (no clamps, one scaling factor).
+# - float32 exp: x in (-87, 88), where the result is normal (no clamps, one scaling factor);
+# - float32 log: normal finite x > 0 (no subnormal scaling, no special cases).
 # An innermost loop calling them runs in blocks of TRIG_BLOCK: a first pass over the block checks every argument, then
 # the block runs with the small variants, or with the full functions when any argument is outside (large, inf or
 # NaN). Each element's value depends on its own inputs only, and nothing is stored before the choice is made. A loop
@@ -107,7 +108,8 @@ TRANSCENDENTAL_IMPORTS = [f"{name}_{t}" for name in TRANSCENDENTAL.values() for 
 # is ranged only then (the full exp vectorises too: checked blocks would not pay for their checking pass).
 TRIG = {Ops.SIN: "sin", Ops.COS: "cos", Ops.TAN: "tan"}
 TRIG_SMALL = {"f32": 1048576.0, "f64": 536870912.0}  # 2**20, 2**29
-RANGED = {**{(op, t): (0.0, w) for op in TRIG for t, w in TRIG_SMALL.items()}, (Ops.EXP, "f32"): (0.5, 87.5)}
+RANGED = {**{(op, t): (-w, w) for op in TRIG for t, w in TRIG_SMALL.items()}, (Ops.EXP, "f32"): (-87.0, 88.0),
+          (Ops.LOG, "f32"): ((2**23 - 1) * 2.0**-149, math.inf)}  # above the largest subnormal
 TRIG_BLOCK = 512
 TRANSCENDENTAL_IMPORTS += [f"{TRANSCENDENTAL[op]}_{t}_small" for op, t in RANGED]
 
@@ -122,9 +124,11 @@ def ranged_kind(ins: Instr) -> str | None:
 
 def ranged_check(arg: str, op: Ops, t: str) -> str:
     """Numba expression: whether `arg` is outside the small variant's range (NaN is)."""
-    c, w = RANGED[(op, t)]
-    x = f"abs({arg})" if c == 0 else f"abs({arg} - np.float{t[1:]}({c!r}))"
-    return f"(not ({x} < np.float{t[1:]}({w!r})))"
+    lo, hi = RANGED[(op, t)]
+    bound = {math.inf: "np.inf"}.get(hi, repr(hi))
+    if lo == -hi:
+        return f"(not (abs({arg}) < np.float{t[1:]}({bound})))"
+    return f"(not (({arg} > np.float{t[1:]}({lo!r})) & ({arg} < np.float{t[1:]}({bound}))))"
 
 
 # Loop fission. An innermost elementwise loop whose body holds several long-latency calls (Black-Scholes: a log, an
@@ -303,13 +307,12 @@ class _Renderer:
     def ranged_checks(self, loop: Loop) -> tuple[list[tuple[str, Ops, str]], set[str]]:
         """((argument, op, "f32"/"f64") of each ranged op in innermost `loop`, the names computing the arguments) when
         the loop runs as a ranged loop (see RANGED): no loops or BLAS calls inside, not inside a lane loop, no argument
-        depending on a value the loop updates, and, when exp is its only ranged op, a loop that can run twice and
-        would not be split (fission); else ([], set())."""
+        depending on a value the loop updates, and, without sin/cos/tan, a loop that can run twice; else
+        ([], set())."""
         if self.ref or self.trig_small or any(isinstance(s, (Loop, Gemm)) for s in loop.body):
             return [], set()
         checks = [(s.srcs[0], s.op, t) for s in loop.body if isinstance(s, Instr) and (t := ranged_kind(s))]
-        if checks and not any(op in TRIG for _, op, _ in checks) and (
-                not self.can_rerun(loop.body) or len(self.fission_stages(loop)) > 1):
+        if checks and not any(op in TRIG for _, op, _ in checks) and not self.can_rerun(loop.body):
             return [], set()
         # the arguments and every name they are computed from inside the loop (and names read from outside it)
         defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
@@ -344,6 +347,15 @@ class _Renderer:
         pad, v = "    " * depth, loop.var
         start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
         self.dtypes[v] = dtypes.int64
+        trig = any(op in TRIG for _, op, _ in checks)
+        if not trig and len(stages := self.fission_stages(loop)) > 1:  # split loops: all of it again when needed
+            self.lines.append(f"{pad}{v}_any = False")
+            self.trig_small = True
+            self.fission_loop(loop, stages, depth, checked=True)
+            self.trig_small = False
+            self.lines.append(f"{pad}if {v}_any:")
+            self.fission_loop(loop, stages, depth + 1)
+            return
         if self.can_rerun(loop.body):
             self.lines += [f"{pad}{v}_any = False", f"{pad}for {v} in range({start}, {stop}):"]
             self.trig_small = True
@@ -354,7 +366,7 @@ class _Renderer:
                 self.lines.append(f"{pad}    {v}_any = {v}_any | {ranged_check(*check)}")
             self.lines.append(f"{pad}if {v}_any:")
             pad, depth = pad + "    ", depth + 1
-            if not any(op in TRIG for _, op, _ in checks):  # exp: the full function vectorises, so all of it again
+            if not trig:  # exp, log: the full functions vectorise, so all of it again
                 self.lines.append(f"{pad}for {v} in range({start}, {stop}):")
                 for s in loop.body:
                     self.stmt(s, depth + 1)
@@ -427,8 +439,9 @@ class _Renderer:
                     reads[k].add(name)
         return redo, reads, set().union(*reads)
 
-    def fission_loop(self, loop: Loop, stages: list[list[Stmt]], depth: int) -> None:
-        """`loop` in blocks of FISSION_BLOCK, each block running `stages` one after another."""
+    def fission_loop(self, loop: Loop, stages: list[list[Stmt]], depth: int, checked: bool = False) -> None:
+        """`loop` in blocks of FISSION_BLOCK, each block running `stages` one after another; `checked`: each stage also
+        notes in `<var>_any` whether an argument of its ranged ops is out of range (see `ranged_loop`)."""
         pad, v = "    " * depth, loop.var
         start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
         self.dtypes[v] = dtypes.int64
@@ -450,7 +463,10 @@ class _Renderer:
                 self.stmt(s, depth + 2)
                 if isinstance(s, Instr) and s.name in passed:
                     self.lines.append(f"{inner}{s.name}_s[{v}_q] = {s.name}")
-        self.fission_scratch += sorted(passed)
+            for s in st:
+                if checked and isinstance(s, Instr) and (t := ranged_kind(s)):
+                    self.lines.append(f"{inner}{v}_any = {v}_any | {ranged_check(s.srcs[0], s.op, t)}")
+        self.fission_scratch += [n for n in sorted(passed) if n not in self.fission_scratch]
 
     def blocked_sum(self, loop: Loop) -> AccUpdate | None:
         """The float32/float64 sum a `blocked` loop accumulates, if that is what it does."""

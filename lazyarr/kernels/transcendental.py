@@ -27,7 +27,8 @@ of arguments first and call the full functions only for a block holding a large,
 ``exp_f32_small`` is exp_f32 without its clamps and with 2**n as one factor, for x in (-87, 88) where the result is
 normal (the same bits: checked over every float32 there); a loop that can run twice runs with it and again with
 exp_f32 only when an argument was outside (render_numba.RANGED), which makes a float32 exp loop in cache and the
-softmax kernel 10-15% faster. pow_f64 keeps log|x| and y log|x| in double-double.
+softmax kernel 10-15% faster; ``log_f32_small`` likewise is log_f32 for normal finite x > 0 (no subnormal scaling, no
+special cases: 12 instead of 19 cycles per 8 lanes). pow_f64 keeps log|x| and y log|x| in double-double.
 
 Decorators: numba.njit(cache=True, fastmath=False, nogil=True, error_model="numpy"); fastmath stays off because
 Cody-Waite and the error-free sums need plain IEEE rounding (no contraction, no reassociation). Inlining, measured
@@ -554,6 +555,15 @@ def log_f32(x):  # type: ignore[no-untyped-def]
     e, f = _log_parts_f32(x)
     y = (f + e * _LN2_HI_F32) + (f * f * _horner(f, _LOG_F32) + e * _LN2_LO_F32)
     return _log_special(x, y, F32(np.inf))
+
+
+@_jit
+def log_f32_small(x):  # type: ignore[no-untyped-def]
+    """log_f32 for normal, finite x > 0, with its bits there: no subnormal scaling and no special cases."""
+    ix = _i32("sub", _bits(x), _SQRT_HALF_BITS_F32)
+    e = F32(_i32("ashr", ix, 23))
+    f = _float(_i32("add", _i32("and", ix, 0x7FFFFF), _SQRT_HALF_BITS_F32)) - F32(1.0)
+    return (f + e * _LN2_HI_F32) + (f * f * _horner(f, _LOG_F32) + e * _LN2_LO_F32)
 
 
 @_jit

@@ -225,6 +225,27 @@ def test_exp_arguments_outside_the_small_range_match_numpy(dtype: type) -> None:
         np.testing.assert_allclose(Tensor(rows).log_softmax(1).numpy(), want_log.astype(dtype), rtol=1e-5, atol=1e-5)
 
 
+def test_split_loops_with_log_and_exp_arguments_out_of_range_match_numpy() -> None:
+    # Black-Scholes prices: a loop split into stages (fission) that runs with the small float32 log and exp, and
+    # again whole with the full functions when an argument was out of range: log of 0, subnormal, negative, inf and
+    # NaN quotients, exp overflow
+    s = rng.uniform(5, 30, 2000).astype(np.float32)
+    k = rng.uniform(1, 100, 2000).astype(np.float32)
+    t = rng.uniform(0.25, 10, 2000).astype(np.float32)
+    tiny = float(np.finfo(np.float32).smallest_subnormal)
+    for i, (si, ki, ti) in enumerate([(0.0, 1.0, 1.0), (tiny, 1.0, 1.0), (-5.0, 10.0, 1.0), (5.0, 0.0, 1.0),
+                                      (np.nan, 1.0, 1.0), (5.0, 10.0, -6000.0)]):
+        s[300 * i + 7], k[300 * i + 7], t[300 * i + 7] = si, ki, ti
+    with np.errstate(all="ignore"):
+        got = [x.numpy() for x in option_prices(Tensor(s), Tensor(k), Tensor(t))]
+        want = _np_option_prices(s.astype(np.float64), k.astype(np.float64), t.astype(np.float64))
+        with Context(FUSE=0):
+            unfused = [x.numpy() for x in option_prices(Tensor(s), Tensor(k), Tensor(t))]
+    for g, w, plain in zip(got, want, unfused):
+        np.testing.assert_array_equal(g, plain)
+        np.testing.assert_allclose(g, w.astype(np.float32), rtol=1e-5, atol=1e-4)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_matmul_epilogues_with_arguments_out_of_range_match_numpy(dtype: type) -> None:
     # the product goes straight into the output block, which the exp/sin loop after the BLAS call then overwrites:

@@ -182,6 +182,20 @@ def test_small_exp_gives_the_full_functions_bits() -> None:
     np.testing.assert_array_equal(fast.view(np.int32), full.view(np.int32))
 
 
+def test_small_log_gives_the_full_functions_bits() -> None:
+    """log_f32_small (kernels use it for normal finite x > 0, render_numba.RANGED) gives log_f32's bits there: every
+    61st normal float32 and the ends of the normal range."""
+    fi = np.finfo(np.float32)
+    x = np.arange(fi.smallest_normal.view(np.int32), np.float32(np.inf).view(np.int32), 61,
+                  dtype=np.int32).view(np.float32)
+    x = np.concatenate([x, np.array([fi.smallest_normal, fi.max, 1.0, np.nextafter(np.float32(1), np.float32(0))],
+                                    np.float32)])
+    fast, full = np.empty_like(x), np.empty_like(x)
+    _loop(T.log_f32_small)(x, fast)
+    _loop(T.log_f32)(x, full)
+    np.testing.assert_array_equal(fast.view(np.int32), full.view(np.int32))
+
+
 def _near_multiples_of_half_pi(limit: float) -> np.ndarray:
     """The float32s nearest k pi/2 for 0 < k pi/2 < limit, and their two neighbours."""
     m = np.arange(1, int(limit / (np.pi / 2)) + 1) * (np.pi / 2)

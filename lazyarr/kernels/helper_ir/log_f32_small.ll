@@ -1,0 +1,43 @@
+; ModuleID = 'wrapper'
+source_filename = "<string>"
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v210B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental13log_f32_smallB4v211B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+
+; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
+define noundef range(i32 -1, -2) i32 @lazyarr_helper_log_f32_small(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
+common.ret:
+  %.5.i = bitcast float %arg.x0 to i32
+  %.7.i = add i32 %.5.i, -1060439283
+  %.9.i = ashr i32 %.7.i, 23
+  %.10.i = sitofp i32 %.9.i to float
+  %.12.i = and i32 %.7.i, 8388607
+  %.14.i = add nuw nsw i32 %.12.i, 1060439283
+  %.15.i = bitcast i32 %.14.i to float
+  %.17.i = fadd float %.15.i, -1.000000e+00
+  %.18.i = fmul float %.10.i, 0x3FE62E4000000000
+  %.19.i = fadd float %.18.i, %.17.i
+  %.20.i = fmul float %.17.i, %.17.i
+  %.68.i = tail call float @llvm.fmuladd.f32(float %.17.i, float 0xBFB3830220000000, float 0x3FC0848660000000)
+  %.70.i = tail call float @llvm.fmuladd.f32(float %.68.i, float %.17.i, float 0xBFC0F37660000000)
+  %.72.i = tail call float @llvm.fmuladd.f32(float %.70.i, float %.17.i, float 0x3FC22719C0000000)
+  %.74.i = tail call float @llvm.fmuladd.f32(float %.72.i, float %.17.i, float 0xBFC54276E0000000)
+  %.76.i = tail call float @llvm.fmuladd.f32(float %.74.i, float %.17.i, float 0x3FC99A3F20000000)
+  %.78.i = tail call float @llvm.fmuladd.f32(float %.76.i, float %.17.i, float 0xBFD0004260000000)
+  %.80.i = tail call float @llvm.fmuladd.f32(float %.78.i, float %.17.i, float 0x3FD5555500000000)
+  %.91.i = tail call float @llvm.fmuladd.f32(float %.80.i, float %.17.i, float 0xBFDFFFFF80000000)
+  %.92.i = fmul float %.20.i, %.91.i
+  %.93.i = fmul float %.10.i, 0x3EB7F7D1C0000000
+  %.94.i = fadd float %.93.i, %.92.i
+  %.95.i = fadd float %.19.i, %.94.i
+  store float %.95.i, ptr %retptr, align 4
+  ret i32 0
+}
+
+; Function Attrs: mustprogress nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)
+declare float @llvm.fmuladd.f32(float, float, float) #1
+
+attributes #0 = { mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write) }
+attributes #1 = { mustprogress nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none) }

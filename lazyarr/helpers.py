@@ -168,8 +168,9 @@ def normalize_axis(axis: int, ndim: int) -> int:
         TypeError: axis is not an integer.
         AxisError: axis outside [-ndim, ndim).
     """
-    if not isinstance(axis, int) or isinstance(axis, bool):
+    if isinstance(axis, (bool, np.bool_)) or not hasattr(type(axis), "__index__"):
         raise TypeError(f"axis must be an integer, got {type(axis).__name__}")
+    axis = int(axis.__index__())  # NumPy integers too, as NumPy and PyTorch accept them
     if not -ndim <= axis < ndim:
         raise AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
     return axis % ndim

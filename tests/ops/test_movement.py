@@ -116,6 +116,21 @@ def test_cat_stack() -> None:
     assert_close(Tensor(a).T.cat(Tensor(a)[:, ::-1].T, dim=1), np.concatenate([a.T, a[:, ::-1].T], 1))
 
 
+def test_cat_stack_sequences_and_numpy_integer_dims() -> None:
+    # one sequence of tensors, as torch.cat/stack; NumPy integer dims, as np.concatenate/np.stack and torch accept
+    a, b = sample("float32", (2, 3), 0), sample("float32", (2, 3), 1)
+    assert_close(Tensor.cat([Tensor(a), Tensor(b)], dim=np.int64(1)), np.concatenate([a, b], np.int64(1)))
+    assert_close(Tensor.stack((Tensor(a), Tensor(b)), dim=np.int32(-1)), np.stack([a, b], np.int32(-1)))
+    assert_close(Tensor(a).flip(np.int64(0)), np.flip(a, np.int64(0)))
+    for bad, err in [([], ValueError), ([Tensor(a), [Tensor(b)]], TypeError), ((t for t in [Tensor(a)]), TypeError)]:
+        with pytest.raises(err):
+            Tensor.stack(bad)
+    with pytest.raises(TypeError):
+        Tensor.cat([Tensor(a)], Tensor(b))
+    with pytest.raises(TypeError):
+        Tensor.cat([Tensor(a), Tensor(b)], dim=np.True_)
+
+
 def test_split_chunk() -> None:
     x = sample("int64", (7, 4))
     t = Tensor(x)

@@ -232,6 +232,20 @@ def f32_to_f16_bits(f):  # type: ignore[no-untyped-def]
 
 
 @njit(**_OPTS)
+def f64_to_f32_odd(d):  # type: ignore[no-untyped-def]
+    """float64 `d` as float32 rounded to odd (an inexact result is the neighbour of `d` with an odd last bit): rounded
+    on to float16 (`round_f16`), it gives float16(d) rounded once, where float32(d) rounded to nearest could round
+    twice (float32 keeps 24 bits, more than float16's 11 + 2)."""
+    f = np.float32(d)
+    if np.float64(f) != d and d == d:
+        x = bitcast(f, np.uint32)
+        if not (x & np.uint32(1)):  # the other neighbour, one unit of the magnitude toward d (inf: float32's max)
+            x = np.uint32(x - np.uint32(1) if abs(np.float64(f)) > abs(d) else x + np.uint32(1))
+        f = bitcast(x, np.float32)
+    return f
+
+
+@njit(**_OPTS)
 def round_f16(f):  # type: ignore[no-untyped-def]
     """float32 `f` rounded to the nearest float16 value (kept as float32)."""
     return f16_bits_to_f32(f32_to_f16_bits(f))

@@ -183,6 +183,8 @@ class _Renderer:
             src_dt = self.dtypes[ins.srcs[0]]
             if ins.dtype.is_bool and not src_dt.is_bool:
                 return f"{src[0]} != 0"
+            if ins.dtype.name == "float16" and src_dt.name == "float64":  # one rounding, not two through float32
+                return f"round_f16(f64_to_f32_odd({src[0]}))"
             return self.cast(src[0], ins.dtype)
         if ins.op == "bitcast":
             src_dt = self.dtypes[ins.srcs[0]]
@@ -650,7 +652,7 @@ class _Renderer:
             "from numba import njit, types",
             "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, bitcast, block_sum_f32, block_sum_f64, "
             "PREFETCH_MIN, PREFETCH_ROW_MAX, c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, "
-            "fminimum, ipow, mat_c, out_block, prefetch, round_f16, shl, shr, stack_empty)",
+            "f64_to_f32_odd, fminimum, ipow, mat_c, out_block, prefetch, round_f16, shl, shr, stack_empty)",
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",

@@ -86,6 +86,22 @@ def test_cast_of_noncontiguous_and_empty() -> None:
     assert_close(Tensor(np.float64(2.7)).cast("int64"), np.int64(2))
 
 
+def test_float64_to_float16_rounds_once() -> None:
+    # float64 -> float16 as NumPy rounds it: once, not to float32 first (1 + 2**-11 + 2**-40 is above the midpoint
+    # between two float16s, float32 rounds it onto the midpoint, then to even); neighbours of midpoints, overflow
+    h = np.arange(0x3C00, 0x3C40, dtype=np.uint16).view(np.float16).astype(np.float64)
+    mid = (h[:-1] + h[1:]) / 2
+    edges = [65519.99, 65520.0, 1e300, 2.0**-25 * (1 + 2.0**-40), 5e-324, np.inf, np.nan]
+    x = np.concatenate([mid, np.nextafter(mid, 0), mid * (1 + 2.0**-40), edges])
+    x = np.concatenate([x, -x])
+    with np.errstate(over="ignore"):
+        want = x.astype(np.float16)
+    for fuse in (1, 0):
+        with lazyarr.Context(FUSE=fuse):
+            got = Tensor(x).cast("float16").numpy()
+        np.testing.assert_array_equal(got, want)
+
+
 # ---- where ----
 
 

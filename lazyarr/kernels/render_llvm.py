@@ -310,7 +310,12 @@ class _Builder:
         stores start on a cache line, in STREAM_BLOCK steps, with non-temporal stores, then an sfence (the stores are
         visible to the thread that waits for this one), then the rest of the range with plain stores. Every element's
         value is the same either way; only how it reaches memory differs. A launch whose stored buffers are not
-        equally aligned uses plain stores only."""
+        equally aligned uses plain stores only.
+
+        The middle loop's scalar stores claim 32-byte alignment: LLVM only vectorises a loop with non-temporal stores
+        it can emit as aligned vector stores, and takes their alignment from the scalar store. The claim holds for
+        every vector store (the middle starts on a cache line and steps by whole vectors); no scalar iteration of it
+        runs, since its trip count is a multiple of STREAM_BLOCK, which every vector step divides."""
         size = self.stream_itemsize(loop)
         if not size:
             return self.counted(lo, hi, body, carried)

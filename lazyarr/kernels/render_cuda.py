@@ -229,6 +229,18 @@ __device__ __forceinline__ unsigned short lz_f2h(float f) {{
 }}
 // a float rounded to the nearest float16 value
 __device__ __forceinline__ float lz_rh(float f) {{ return lz_h2f(lz_f2h(f)); }}
+// a double as float rounded to odd (an inexact result is the neighbour of d with an odd last bit): rounded on to
+// float16 it gives float16(d) rounded once, where (float)d could round twice (float keeps 24 bits, more than 11 + 2)
+__device__ __forceinline__ float lz_d2f_odd(double d) {{
+    float f = (float)d;
+    if ((double)f != d && d == d) {{
+        unsigned int x = __float_as_uint(f);
+        // the other neighbour, one unit of the magnitude toward d (inf: float's max)
+        if (!(x & 1u)) x = fabs((double)f) > fabs(d) ? x - 1u : x + 1u;
+        f = __uint_as_float(x);
+    }}
+    return f;
+}}
 // np.maximum / np.minimum: NaN wins
 template <class T> __device__ __forceinline__ T lz_max(T a, T b) {{ return (a > b || a != a) ? a : b; }}
 template <class T> __device__ __forceinline__ T lz_min(T a, T b) {{ return (a < b || a != a) ? a : b; }}
@@ -419,8 +431,8 @@ class _Renderer:
     def cast(self, src: str, src_dt: DType, dt: DType) -> str:
         if dt.is_bool:
             return src if src_dt.is_bool else f"({src} != 0)"
-        if dt.name == "float16":
-            return f"lz_rh((float){src})"
+        if dt.name == "float16":  # from float64 through float rounded to odd: rounded once, as NumPy
+            return f"lz_rh(lz_d2f_odd({src}))" if src_dt.name == "float64" else f"lz_rh((float){src})"
         return f"({C_TYPE[dt.name]}){src}"
 
     def bitcast(self, src: str, src_dt: DType, dt: DType) -> str:

@@ -231,3 +231,23 @@ def test_float_constants_are_args_of_one_kernel(emulated: EmulatorBackend) -> No
                 bits = f"u{got.itemsize}"
                 np.testing.assert_array_equal(got.view(bits), want.view(bits))
     assert len(runtime_cuda._compiled) - compiled <= 2  # one float32 and one float64 kernel
+
+
+def test_float64_to_float16_rounds_once(emulated: EmulatorBackend) -> None:
+    """float64 -> float16 matches NumPy bit for bit: rounded once, not to float32 first (1 + 2**-11 + 2**-40 is above
+    a float16 midpoint that float32 rounds onto, then to even); float32 -> float16 is unaffected."""
+    h = np.arange(0x3C00, 0x3C40, dtype=np.uint16).view(np.float16).astype(np.float64)
+    sub = np.arange(0, 9, dtype=np.uint16).view(np.float16).astype(np.float64)  # float16 subnormals from 0
+    mid = np.concatenate([(h[:-1] + h[1:]) / 2, (sub[:-1] + sub[1:]) / 2])  # ties: to even
+    edges = [65504.0, 65519.99, 65520.0, 65520.0 * (1 - 2.0**-40), 1e300, 5e-324, 0.0, np.inf, np.nan]
+    x = np.concatenate([mid, np.nextafter(mid, 0), mid * (1 + 2.0**-40), mid * (1 - 2.0**-40), edges])
+    x = np.concatenate([x, -x])
+    with np.errstate(over="ignore"):
+        want = x.astype(np.float16)
+        want32 = x.astype(np.float32).astype(np.float16)
+    for src, expect in ((x, want), (x.astype(np.float32), want32)):
+        got = T(src, "CUDA").cast(lazyarr.float16).numpy()
+        assert got.dtype == np.float16
+        nan = np.isnan(expect)
+        np.testing.assert_array_equal(np.isnan(got), nan)  # a GPU may not keep a NaN's payload
+        np.testing.assert_array_equal(got.view(np.uint16)[~nan], expect.view(np.uint16)[~nan])

@@ -385,11 +385,16 @@ def test_link_folders_of_killed_processes_are_removed(tmp_path: object) -> None:
     assert sorted(p.name for p in links.iterdir()) == ["running"]
 
 
-def _streamed_run(fn: Callable[..., Tensor], hosts: list[np.ndarray], llvm: int) -> tuple[np.ndarray, list[object]]:
-    """`_run` with every launch treated as a large one (`Program.stream`), split over 2 threads in uneven chunks."""
-    with pytest.MonkeyPatch.context() as mp, la.Context(PARALLEL_MIN=1, NUM_THREADS=2):
+def _streamed_runs(fn: Callable[..., Tensor], hosts: list[list[np.ndarray]], llvm: int) -> list[np.ndarray]:
+    """fn's results on each input list, every launch treated as a large one (`Program.stream`) and split over 2
+    threads in uneven chunks, kernels compiled by render_llvm (llvm=1) or Numba (0) once for all the lists."""
+    realize._kernels.clear()
+    runtime_numba._compiled.clear()
+    with pytest.MonkeyPatch.context() as mp, la.Context(LLVM=llvm, NATIVE=0, PARALLEL_MIN=1, NUM_THREADS=2):
         mp.setattr(realize, "STREAM_MIN_BYTES", 0)
-        return _run(fn, hosts, llvm)
+        outs = [fn(*(Tensor(h) for h in hs)).numpy() for hs in hosts]
+        assert isinstance(next(iter(runtime_numba._compiled.values())), NativeKernel) == bool(llvm)
+    return outs
 
 
 @pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
@@ -397,14 +402,12 @@ def _streamed_run(fn: Callable[..., Tensor], hosts: list[np.ndarray], llvm: int)
 def test_streamed_stores_give_the_numba_kernels_bits(dtype: type) -> None:
     # non-temporal stores over each chunk's cache-line-aligned middle, plain ones before and after it: sizes around
     # the 128-element steps, so that the middle is empty, exact or followed by a tail
+    hosts = [_inputs(n, dtype, n == 1537) for n in (5, 127, 128, 300, 1537, 4096 + 17)]
     for name, fn in (("chain", EXPRESSIONS["chain"]), ("exp", EXPRESSIONS["exp"]), ("two", _two_outputs)):
-        for n in (5, 127, 128, 300, 1537, 4096 + 17):
-            hosts = _inputs(n, dtype, n == 1537)
-            with np.errstate(all="ignore"):
-                got, built = _streamed_run(fn, hosts, 1)
-                want, _ = _run(fn, hosts, 0)
-            assert isinstance(built[0], NativeKernel)  # (stack's kernel compiles through Numba)
-            np.testing.assert_array_equal(got.view(f"u{got.itemsize}"), want.view(f"u{want.itemsize}"), err_msg=name)
+        with np.errstate(all="ignore"):
+            got, want = _streamed_runs(fn, hosts, 1), _streamed_runs(fn, hosts, 0)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.view(f"u{g.itemsize}"), w.view(f"u{w.itemsize}"), err_msg=name)
 
 
 def _two_outputs(a: Tensor, b: Tensor, c: Tensor, d: Tensor) -> Tensor:

@@ -55,7 +55,8 @@ def main() -> None:
     ideal_bytes = 5 * n * 4  # four inputs read, one output written
     print(f"a*b + c*exp(-d)*sin(a), n=2**{args.n} float32, median of {args.repeat}")
     print(f"{'variant':<22}{'time ms':>10}{'vs fused':>10}{'GB/s':>8}")
-    for name, t in (("lazyarr fused", t_fused), ("lazyarr FUSE=0", t_unfused), ("numpy", t_np), ("copy (1 in, 1 out)", t_copy)):
+    rows = (("lazyarr fused", t_fused), ("lazyarr FUSE=0", t_unfused), ("numpy", t_np), ("copy (1 in, 1 out)", t_copy))
+    for name, t in rows:
         print(f"{name:<22}{t * 1e3:>10.3f}{t / t_fused:>10.2f}{ideal_bytes / t / 1e9:>8.1f}")
 
 

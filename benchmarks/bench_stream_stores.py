@@ -10,27 +10,17 @@ faster).
 
 from __future__ import annotations
 
-import argparse
-import os
-import statistics
-import tempfile
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import settings_ab
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--threads", type=int, default=0, help="LAZYARR_NUM_THREADS (default: lazyarr's own)")
-    args = parser.parse_args()
-    os.environ.setdefault("LAZYARR_CACHE_DIR", tempfile.mkdtemp(prefix="lazyarr-bench-stream-"))
-    if args.threads:
-        os.environ["LAZYARR_NUM_THREADS"] = str(args.threads)
+    args = settings_ab.parse_args(__doc__, "stream")
     import lazyarr as la
-    from lazyarr.kernels import realize, runtime_numba
+    from lazyarr.kernels import realize
 
     rng = np.random.default_rng(0)
     inputs = {n: [la.Tensor(rng.standard_normal(1 << n).astype(np.float32)).realize() for _ in range(4)]
@@ -41,30 +31,12 @@ def main() -> None:
         workloads[f"chain 2**{n}"] = (lambda a, b, c, d: (a * b + c * (-d).exp() * a.sin()).realize(), inputs[n])
     workloads["copy 2**24"] = (lambda a: a.clone().realize(), inputs[24][:1])
     workloads["triad 2**24"] = (lambda a, b: (a + 3.0 * b).realize(), inputs[24][:2])
-    settings = {"plain": 1 << 62, "streamed": 0}
-    fns: dict[tuple[str, str], Callable[[], Any]] = {}
-    for setting, threshold in settings.items():
-        realize.STREAM_MIN_BYTES = threshold
-        realize._kernels.clear()
-        runtime_numba._compiled.clear()
-        with la.Context(NATIVE=0):  # compiled here (both settings' kernels would share names on disk)
-            for name, (fn, xs) in workloads.items():
-                jitted = la.jit(fn)
-                for _ in range(3):
-                    jitted(*xs)
-                fns[(name, setting)] = lambda jitted=jitted, xs=xs: jitted(*xs)
-    samples: dict[tuple[str, str], list[float]] = {k: [] for k in fns}
-    order = list(fns.items())
-    for r in range(args.rounds):
-        for k, run in (order if r % 2 else order[::-1]):
-            calls = 5
-            start = time.perf_counter()
-            for _ in range(calls):
-                run()
-            samples[k].append((time.perf_counter() - start) / calls)
+    fns = settings_ab.build({"plain": lambda: setattr(realize, "STREAM_MIN_BYTES", 1 << 62),
+                             "streamed": lambda: setattr(realize, "STREAM_MIN_BYTES", 0)}, workloads)
+    medians = settings_ab.alternate(fns, args.rounds, lambda name: 5)
     print(f"{'workload':<16} {'plain':>10} {'streamed':>10} {'plain / streamed':>17}")
     for name in workloads:
-        plain, streamed = (statistics.median(samples[(name, s)]) for s in settings)
+        plain, streamed = medians[(name, "plain")], medians[(name, "streamed")]
         print(f"{name:<16} {plain * 1e3:8.3f}ms {streamed * 1e3:8.3f}ms {plain / streamed:17.3f}")
 
 

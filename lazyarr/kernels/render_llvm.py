@@ -26,8 +26,16 @@ from lazyarr.dtypes import DType
 from lazyarr.graph.ops import Ops
 from lazyarr.kernels import helper_ir, native
 from lazyarr.kernels.lower import Instr, Loop, Program, Stmt, Store
-from lazyarr.kernels.render_numba import (FISSION_BLOCK, RANGED, TRANSCENDENTAL, TRIG, TRIG_BLOCK, _Renderer, ranged_kind,
-                                          reads_what_it_stores)
+from lazyarr.kernels.render_numba import (
+    FISSION_BLOCK,
+    RANGED,
+    TRANSCENDENTAL,
+    TRIG,
+    TRIG_BLOCK,
+    _Renderer,
+    ranged_kind,
+    reads_what_it_stores,
+)
 
 FLOATS = ("float32", "float64")
 

@@ -45,10 +45,7 @@ def main() -> None:
     small = {key: render_numba.RANGED.pop(key) for key in ((Ops.EXP, "f32"), (Ops.LOG, "f32"))}
     fns = settings_ab.build({"full": lambda: None, "ranged": lambda: render_numba.RANGED.update(small)}, workloads)
     medians = settings_ab.alternate(fns, args.rounds, lambda name: 200 if name == "exp 2**16" else 10)
-    print(f"{'workload':<24} {'full':>10} {'ranged':>10} {'full / ranged':>14}")
-    for name in workloads:
-        full, ranged = medians[(name, "full")], medians[(name, "ranged")]
-        print(f"{name:<24} {full * 1e6:8.1f}us {ranged * 1e6:8.1f}us {full / ranged:14.3f}")
+    settings_ab.report(medians, ("full", "ranged"))
 
 
 if __name__ == "__main__":

@@ -34,10 +34,7 @@ def main() -> None:
     fns = settings_ab.build({"plain": lambda: setattr(realize, "STREAM_MIN_BYTES", 1 << 62),
                              "streamed": lambda: setattr(realize, "STREAM_MIN_BYTES", 0)}, workloads)
     medians = settings_ab.alternate(fns, args.rounds, lambda name: 5)
-    print(f"{'workload':<16} {'plain':>10} {'streamed':>10} {'plain / streamed':>17}")
-    for name in workloads:
-        plain, streamed = medians[(name, "plain")], medians[(name, "streamed")]
-        print(f"{name:<16} {plain * 1e3:8.3f}ms {streamed * 1e3:8.3f}ms {plain / streamed:17.3f}")
+    settings_ab.report(medians, ("plain", "streamed"))
 
 
 if __name__ == "__main__":

@@ -60,3 +60,15 @@ def alternate(fns: dict[tuple[str, str], Callable[[], Any]], rounds: int,
                 run()
             samples[k].append((time.perf_counter() - start) / n)
     return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def report(medians: dict[tuple[str, str], float], settings: tuple[str, str]) -> None:
+    """One line per workload: each setting's median in ms and the ratio first / second (above 1: the second setting
+    is faster)."""
+    a, b = settings
+    names = list(dict.fromkeys(name for name, _ in medians))
+    width = max(len(n) for n in names) + 2
+    print(f"{'workload':<{width}}{a:>12}{b:>12}{f'{a} / {b}':>20}")
+    for name in names:
+        ta, tb = medians[(name, a)], medians[(name, b)]
+        print(f"{name:<{width}}{ta * 1e3:10.3f}ms{tb * 1e3:10.3f}ms{ta / tb:20.3f}")

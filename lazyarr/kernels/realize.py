@@ -25,7 +25,7 @@ from lazyarr.graph.schedule import (
 )
 from lazyarr.graph.uop import UOp, toposort
 from lazyarr.helpers import flag, prod
-from lazyarr.kernels import cuda_check, render_numba, runtime_cuda, runtime_numba
+from lazyarr.kernels import cuda_check, render_llvm, render_numba, runtime_cuda, runtime_numba
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.lower import STREAM_MIN_BYTES, Lowered, lower
 from lazyarr.kernels.stats import COUNTERS
@@ -98,7 +98,8 @@ def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = 
         source, fn = prog.spec.source, None if flag("NULL") else prog
     else:
         low = lower(item, blas=blas)
-        low.program.stream = out_bytes + in_bytes >= STREAM_MIN_BYTES
+        # (only for kernels render_llvm builds: for others the flag would only split the kernel cache)
+        low.program.stream = out_bytes + in_bytes >= STREAM_MIN_BYTES and render_llvm.supports(low.program)
         source = render_numba.render(low.program, "kernel")
         fn = None if flag("NULL") else runtime_numba.compile_source(source, low.program)
         if flag("CUDA_CHECK"):

@@ -104,8 +104,9 @@ TRANSCENDENTAL_IMPORTS = [f"{name}_{t}" for name in TRANSCENDENTAL.values() for 
 # An innermost loop calling them runs in blocks of TRIG_BLOCK: a first pass over the block checks every argument, then
 # the block runs with the small variants, or with the full functions when any argument is outside (large, inf or
 # NaN). Each element's value depends on its own inputs only, and nothing is stored before the choice is made. A loop
-# that can run twice runs whole with the small variants first (see `ranged_loop`); a loop whose only ranged op is exp
-# is ranged only then (the full exp vectorises too: checked blocks would not pay for their checking pass).
+# that can run twice runs whole with the small variants first (see `ranged_loop`), split into stages if it would be
+# (fission); a loop whose only ranged ops are exp and log is ranged only then (the full functions vectorise too:
+# checked blocks would not pay for their checking pass).
 TRIG = {Ops.SIN: "sin", Ops.COS: "cos", Ops.TAN: "tan"}
 TRIG_SMALL = {"f32": 1048576.0, "f64": 536870912.0}  # 2**20, 2**29
 RANGED = {**{(op, t): (-w, w) for op in TRIG for t, w in TRIG_SMALL.items()}, (Ops.EXP, "f32"): (-87.0, 88.0),

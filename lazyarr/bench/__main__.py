@@ -31,6 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, help="threads for lazyarr, torch and numexpr (default: each one's own)")
     p.add_argument("--first-call", action="store_true", help="time the chain's first call in fresh processes")
     args = p.parse_args(argv)
+    if args.plot:
+        try:  # before the run, not after it
+            import matplotlib  # noqa: F401
+        except ImportError:
+            p.error('--plot needs matplotlib: pip install -e ".[bench]"')
 
     contenders = args.contenders.split(",") if args.contenders else list(runner.CONTENDERS)
     if args.quick and not args.contenders:

@@ -56,9 +56,10 @@ def make_thunk(w: Workload, contender: str, d: dict[str, np.ndarray]) -> Callabl
     if contender == "numpy":
         return w.numpy(d)
     if contender == "numexpr":
+        ne = _module("numexpr")  # "not installed" first: it says what to do
         if w.numexpr is None:
             raise UnsupportedError("not expressible in numexpr")
-        return w.numexpr(d, _module("numexpr"))
+        return w.numexpr(d, ne)
     if contender in LAZY:
         import lazyarr
         from lazyarr import Tensor

@@ -422,22 +422,21 @@ class _Builder:
                 return self.big(checks, flag) if trig == "small" else flag
             return body
 
-        if not any(s.op in TRIG for s in checks) and len(stages := _Renderer(self.prog).fission_stages(loop)) > 1:
-            any_big = self.fission_loop(loop, lo, hi, stages, "small", false)  # split loops: all again when needed
-            again, after = self.fn.append_basic_block(), self.fn.append_basic_block()
-            b.cbranch(any_big, again, after)
-            b.position_at_end(again)
-            self.fission_loop(loop, lo, hi, stages)
-            b.branch(after)
-            b.position_at_end(after)
-            return
+        trig = any(s.op in TRIG for s in checks)
+        stages = [loop.body] if trig else _Renderer(self.prog).fission_stages(loop)  # split loops can run twice
         if rerun:
-            any_big = self.streamed(loop, lo, hi, run("small"), false)
+            if len(stages) > 1:
+                any_big = self.fission_loop(loop, lo, hi, stages, "small", false)
+            else:
+                any_big = self.streamed(loop, lo, hi, run("small"), false)
             blocked, after = self.fn.append_basic_block(), self.fn.append_basic_block()
             b.cbranch(any_big, blocked, after)
             b.position_at_end(blocked)
-            if not any(s.op in TRIG for s in checks):  # exp: the full function vectorises, so all of it again
-                self.counted(lo, hi, lambda i: run("full")(i, false))
+            if not trig:  # exp, log: the full functions vectorise, so all of it again
+                if len(stages) > 1:
+                    self.fission_loop(loop, lo, hi, stages)
+                else:
+                    self.counted(lo, hi, lambda i: run("full")(i, false))
                 b.branch(after)
                 b.position_at_end(after)
                 return

@@ -351,25 +351,25 @@ class _Renderer:
         start, stop = ("start", "end") if loop.parallel else ("0", loop.extent)
         self.dtypes[v] = dtypes.int64
         trig = any(op in TRIG for _, op, _ in checks)
-        if not trig and len(stages := self.fission_stages(loop)) > 1:  # split loops: all of it again when needed
+        stages = [loop.body] if trig else self.fission_stages(loop)  # a split loop can run twice (ranged_checks)
+        if self.can_rerun(loop.body):
             self.lines.append(f"{pad}{v}_any = False")
             self.trig_small = True
-            self.fission_loop(loop, stages, depth, checked=True)
+            if len(stages) > 1:
+                self.fission_loop(loop, stages, depth, checked=True)
+            else:
+                self.lines.append(f"{pad}for {v} in range({start}, {stop}):")
+                for s in loop.body:
+                    self.stmt(s, depth + 1)
+                for check in checks:
+                    self.lines.append(f"{pad}    {v}_any = {v}_any | {ranged_check(*check)}")
             self.trig_small = False
-            self.lines.append(f"{pad}if {v}_any:")
-            self.fission_loop(loop, stages, depth + 1)
-            return
-        if self.can_rerun(loop.body):
-            self.lines += [f"{pad}{v}_any = False", f"{pad}for {v} in range({start}, {stop}):"]
-            self.trig_small = True
-            for s in loop.body:
-                self.stmt(s, depth + 1)
-            self.trig_small = False
-            for check in checks:
-                self.lines.append(f"{pad}    {v}_any = {v}_any | {ranged_check(*check)}")
             self.lines.append(f"{pad}if {v}_any:")
             pad, depth = pad + "    ", depth + 1
             if not trig:  # exp, log: the full functions vectorise, so all of it again
+                if len(stages) > 1:
+                    self.fission_loop(loop, stages, depth)
+                    return
                 self.lines.append(f"{pad}for {v} in range({start}, {stop}):")
                 for s in loop.body:
                     self.stmt(s, depth + 1)

@@ -39,8 +39,9 @@ FLAGS: dict[str, Flag] = {
         Flag("SCHEDULE_CACHE", int, 1, "0: disable the in-process schedule cache."),
         Flag("PARALLEL_MIN", int, 1 << 18, "Elements a CPU kernel must cover before it is split across threads (a "
              "hand-off to a worker costs more than it saves below this on a busy 2-core machine)."),
-        Flag("BLAS", int, 1, "1: CPU matmul kernels call BLAS through Numba's np.dot when SciPy is installed (Numba "
-             "needs it for BLAS); 0, or no SciPy: matmuls are plain fused loops (same results, slower)."),
+        Flag("BLAS", int, 1, "1: CPU matmul kernels call NumPy's own BLAS when it is a 64-bit-integer OpenBLAS "
+             "(NumPy's wheels), else SciPy's through Numba's np.dot when SciPy is installed; 2: always SciPy's; 0, or "
+             "neither: matmuls are plain fused loops (slower)."),
         Flag("POOL_BYTES", int, 256 << 20, "Bytes of freed CPU buffer storage kept for reuse by later outputs of the "
              "same size (no page faults for a fresh output each call); 0: no pool."),
         Flag("NATIVE", int, 1, "1: save compiled CPU kernels' object code and load it in later processes without "

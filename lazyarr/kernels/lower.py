@@ -104,7 +104,8 @@ class Gemm:
     """`out` = a @ b, an (a.rows, b.cols) matrix of `dtype` (a BLAS call on CPU), then `body`, the loops over it
     that compute the rest of the kernel; they read it with Instr("gemm_load", srcs=(row, col), arg=out). When `dest`
     (a view of an output buffer) is a C-ordered block at run time, `out` is that block, and `body` is skipped if
-    `body_only_copies`. Emitted only by `lower(..., blas=True)`."""
+    `body_only_copies`. `numpy_blas`: the call goes to NumPy's BLAS (numpy_blas.py), else through Numba's np.dot.
+    Emitted only by `lower(..., blas=...)`."""
 
     out: str
     dtype: DType
@@ -113,6 +114,7 @@ class Gemm:
     dest: Operand | None = None
     body: list[Stmt] = field(default_factory=list)
     body_only_copies: bool = False
+    numpy_blas: bool = False
 
 
 Stmt = Instr | Loop | AccInit | AccUpdate | Store | Gemm
@@ -229,8 +231,9 @@ def _prod(xs: Any) -> int:
 
 
 class _Lowerer:
-    def __init__(self, item: ScheduleItem, blas: bool = False) -> None:
+    def __init__(self, item: ScheduleItem, blas: str = "") -> None:
         self.item = item
+        self.blas = blas
         self.ints: list[str] = []
         self.int_vals: list[int] = []
         self.floats: list[str] = []
@@ -522,7 +525,8 @@ class _Lowerer:
             dest = self.operand(cur, self.out_view, mm.n, mm.m, ext, dim, vars_, view_only=True)
         assert a is not None and b is not None
         self.gemm_out = self.new("g")
-        gemm = Gemm(self.gemm_out, mm.a.dtype, a, b, dest, body_only_copies=self.value_root() is self.gemm_reduce)
+        gemm = Gemm(self.gemm_out, mm.a.dtype, a, b, dest, body_only_copies=self.value_root() is self.gemm_reduce,
+                    numpy_blas=self.blas == "numpy")
         cur.append(gemm)
         cur = gemm.body
         for axis in sorted((mm.n, mm.m)):
@@ -678,9 +682,13 @@ def _gemm_of(item: ScheduleItem, root: UOp) -> tuple[MatmulAxes | None, UOp | No
     return mm, reductions[0]
 
 
-def lower(item: ScheduleItem, blas: bool = False) -> Lowered:
+def lower(item: ScheduleItem, blas: str = "") -> Lowered:
     """Lower one scheduled kernel to a Program with its runtime integer arguments.
 
-    With `blas`, a kernel whose reduction is matmul-shaped (`schedule.matmul_axes`) lowers to a `Gemm` statement plus
-    the elementwise work before it (into operand scratch) and after it (a loop nest over the result)."""
+    With `blas` ("numpy": NumPy's BLAS, "scipy": Numba's np.dot, which binds SciPy's; see runtime_numba.blas_route),
+    a kernel whose reduction is matmul-shaped (`schedule.matmul_axes`) lowers to a `Gemm` statement plus the
+    elementwise work before it (into operand scratch) and after it (a loop nest over the result). Raises ValueError
+    for any other `blas`."""
+    if blas not in ("", "numpy", "scipy"):
+        raise ValueError(f"blas must be '', 'numpy' or 'scipy', not {blas!r}")
     return _Lowerer(item, blas).lower()

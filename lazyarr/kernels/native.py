@@ -32,8 +32,9 @@ FORMAT = "3"
 ENTRY = "lazyarr_native_entry"
 SUFFIX = ".native"
 # external symbols a native kernel must not reach: Numba's runtime (they live in Numba's extension modules, unexported,
-# so only an imported Numba can provide them) and the Python C API (a kernel that needs the GIL or Python objects)
-_NUMBA_RUNTIME = ("NRT_", "numba_", "Py", "_Py")
+# so only an imported Numba can provide them), the Python C API (a kernel that needs the GIL or Python objects) and
+# NumPy's gemm (numpy_blas.SYMBOLS: registered with llvmlite only when numba_support is imported)
+_NUMBA_RUNTIME = ("NRT_", "numba_", "Py", "_Py", "lazyarr_numpy_")
 # reached only through NRT_decref of an array the kernel was given (meminfo NULL here, so never called)
 _UNREACHED_WITH_NULL_MEMINFO = {"NRT_MemInfo_call_dtor"}
 

@@ -12,6 +12,10 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from lazyarr.kernels import numpy_blas
+
+numpy_blas.register()  # before any kernel that calls NumPy's gemm is linked (a cached one included)
+
 _BITS_FOR = {types.float32: types.uint32, types.float64: types.uint64, types.int32: types.float32,
              types.int64: types.float64, types.uint32: types.float32, types.uint64: types.float64}
 
@@ -182,6 +186,46 @@ def mat_c(buf, offset, rows, cols, row_stride, col_stride):  # type: ignore[no-u
         for c in range(full_c if r < full_r else 0, cols):
             flat[np.uint64(r * cols + c)] = buf[np.uint64(offset + r * row_stride + c * col_stride)]
     return flat.reshape((rows, cols))
+
+
+@intrinsic
+def _numpy_gemm(typingctx, a, b, out):  # type: ignore[no-untyped-def]
+    """cblas_?gemm of NumPy's BLAS (numpy_blas.SYMBOLS, 64-bit integers): out = a @ b for C-ordered 2-D float32 or
+    float64 arrays with a.shape[1] == b.shape[0] >= 1 and b.shape[1] >= 1 (`numpy_gemm` checks)."""
+    if not all(isinstance(x, types.Array) and x.ndim == 2 and x.layout == "C" for x in (a, b, out)):
+        return None
+    if a.dtype not in (types.float32, types.float64) or not a.dtype == b.dtype == out.dtype:
+        return None
+    symbol = "lazyarr_numpy_sgemm_i64" if a.dtype == types.float32 else "lazyarr_numpy_dgemm_i64"
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        i32, i64 = ir.IntType(32), ir.IntType(64)
+        real = context.get_value_type(signature.args[0].dtype)
+        ptr = real.as_pointer()
+        arrays = [context.make_array(t)(context, builder, v) for t, v in zip(signature.args, args)]
+        rows, inner = cgutils.unpack_tuple(builder, arrays[0].shape, 2)
+        cols = cgutils.unpack_tuple(builder, arrays[1].shape, 2)[1]
+        fnty = ir.FunctionType(ir.VoidType(), [i32, i32, i32, i64, i64, i64, real, ptr, i64, ptr, i64, real, ptr, i64])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, symbol)
+        row_major, no_trans = ir.Constant(i32, 101), ir.Constant(i32, 111)  # CblasRowMajor, CblasNoTrans
+        data = [builder.bitcast(x.data, ptr) for x in arrays]
+        builder.call(fn, [row_major, no_trans, no_trans, rows, cols, inner, ir.Constant(real, 1.0), data[0], inner,
+                          data[1], cols, ir.Constant(real, 0.0), data[2], cols])
+        return context.get_dummy_value()
+
+    return types.none(a, b, out), codegen
+
+
+@njit(**_OPTS)
+def numpy_gemm(a, b, out):  # type: ignore[no-untyped-def]
+    """out = a @ b through NumPy's BLAS, for C-ordered float32/float64 matrices (out (m, n), a (m, k), b (k, n));
+    the same bits as `numpy.matmul`. Kernels call it only when `numpy_blas.available()`."""
+    if out.shape[0] == 0 or out.shape[1] == 0:
+        return
+    if a.shape[1] == 0:  # an empty sum; BLAS wants leading dimensions >= 1
+        out[:, :] = 0
+        return
+    _numpy_gemm(a, b, out)
 
 
 @njit(**_OPTS)

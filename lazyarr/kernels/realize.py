@@ -83,7 +83,7 @@ def _out_slot(out: UOp) -> int:
 
 def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = "CPU") -> CompiledKernel:
     """Lower, render and compile `item` for `device` (cached by the item, its buffers' sizes and the device)."""
-    blas = device == "CPU" and runtime_numba.blas_available()
+    blas = runtime_numba.blas_route() if device == "CPU" else ""
     key = (item, buffer_sizes, device, blas)
     if key in _kernels:
         return _kernels[key]

@@ -243,7 +243,7 @@ class _Renderer:
             else:
                 self.lines.append(f"{pad}{s.out} = out_block(b{d.buf}, {d.offset}, {d.rows}, {d.cols}, {d.row_stride}, "
                                   f"{d.col_stride})")
-            self.lines.append(f"{pad}np.dot({a}, {b}, {s.out})")
+            self.lines.append(f"{pad}{'numpy_gemm' if s.numpy_blas else 'np.dot'}({a}, {b}, {s.out})")
             if d is not None and s.body_only_copies:  # the product went straight into the output
                 self.lines.append(f"{pad}if not c_block({d.rows}, {d.cols}, {d.row_stride}, {d.col_stride}):")
                 depth += 1
@@ -653,7 +653,7 @@ class _Renderer:
             "from numba import njit, types",
             "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, bitcast, block_sum_f32, block_sum_f64, "
             "PREFETCH_MIN, PREFETCH_ROW_MAX, c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, "
-            "f64_to_f32_odd, fminimum, ipow, mat_c, out_block, prefetch, round_f16, shl, shr, stack_empty)",
+            "f64_to_f32_odd, fminimum, ipow, mat_c, numpy_gemm, out_block, prefetch, round_f16, shl, shr, stack_empty)",
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",

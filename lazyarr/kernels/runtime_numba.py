@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lazyarr.helpers import cache_dir, default_cpu_threads, flag
-from lazyarr.kernels import native, render_llvm
+from lazyarr.kernels import native, numpy_blas, render_llvm
 from lazyarr.kernels.lower import Program
 from lazyarr.kernels.native import NativeKernel
 from lazyarr.kernels.stats import COUNTERS
@@ -209,10 +209,20 @@ def _scipy_installed() -> bool:
         return False
 
 
+def blas_route() -> str:
+    """Which BLAS CPU matmul kernels call, by LAZYARR_BLAS: "numpy" (NumPy's own, numpy_blas.py; BLAS=1 when NumPy's
+    BLAS has it), "scipy" (Numba's `np.dot`, which reaches SciPy's copy through scipy.linalg.cython_blas: BLAS=2, or
+    BLAS=1 otherwise; needs SciPy), or "" (no BLAS: BLAS=0, or neither is there; a matmul is an ordinary loop
+    kernel, with the same results as far as rounding goes)."""
+    mode = flag("BLAS")
+    if mode == 1 and numpy_blas.available():
+        return "numpy"
+    return "scipy" if mode in (1, 2) and _scipy_installed() else ""
+
+
 def blas_available() -> bool:
-    """Whether CPU kernels may call BLAS (`np.dot` inside Numba): LAZYARR_BLAS is on and SciPy is installed (Numba
-    reaches BLAS only through scipy.linalg.cython_blas). Without it a matmul is an ordinary loop kernel."""
-    return bool(flag("BLAS")) and _scipy_installed()
+    """Whether CPU matmul kernels call BLAS at all (`blas_route()` is not "")."""
+    return bool(blas_route())
 
 
 def num_threads() -> int:

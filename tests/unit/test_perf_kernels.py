@@ -5,6 +5,8 @@ layer norm/cross-entropy stay at most 2 kernels, and the generated machine code 
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import re
 import subprocess
 import sys
@@ -155,7 +157,7 @@ def _fresh_asm(source: str, tmp_path, name: str) -> str:  # noqa: ANN001
 def _sources(fn) -> list[str]:  # noqa: ANN001
     """The rendered kernels that realising `fn()` runs."""
     norm, _ = normalize([fn().uop])
-    blas = runtime_numba.blas_available()
+    blas = runtime_numba.blas_route()
     return [render_numba.render(lower(item, blas=blas).program, "kernel") for item in schedule(norm).items]
 
 
@@ -336,23 +338,64 @@ def test_matmul_without_blas_is_a_loop_kernel_with_numpy_values(sa: tuple[int, .
     with Context(BLAS=0):
         (src,) = _sources(lambda: Tensor(a) @ Tensor(b))
         out = (Tensor(a) @ Tensor(b)).numpy()
-    assert "np.dot(" not in src
+    assert "np.dot(" not in src and "numpy_gemm(" not in src
     np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-5)
 
 
-def test_matmul_and_cumsum_work_when_scipy_is_not_installed() -> None:
-    # Numba calls BLAS only through SciPy, which is not a dependency: without it matmuls must still compile and run
+def test_matmul_and_cumsum_work_when_scipy_is_not_installed(tmp_path) -> None:  # noqa: ANN001
+    # Numba calls BLAS only through SciPy, which is not a dependency: without it matmuls still compile and run, calling
+    # NumPy's own BLAS when it has a 64-bit-integer gemm (the same bits as numpy.matmul); a second process links the
+    # cached kernel's call to it again (llvmlite resolves the name when it loads the object code)
     script = textwrap.dedent("""
-        import sys
+        import json, sys
         sys.modules["scipy"] = None  # import scipy now raises ImportError, as when it is not installed
         import numpy as np, lazyarr
-        a = np.arange(12, dtype=np.float32).reshape(3, 4); b = np.arange(8, dtype=np.float32).reshape(4, 2)
-        np.testing.assert_allclose((lazyarr.Tensor(a) @ lazyarr.Tensor(b)).numpy(), a @ b)
+        from lazyarr.kernels import numpy_blas, runtime_numba
+        rng = np.random.default_rng(5)
+        for dt in (np.float32, np.float64):
+            a, b = rng.standard_normal((37, 20)).astype(dt), rng.standard_normal((20, 11)).astype(dt)
+            out = (lazyarr.Tensor(a) @ lazyarr.Tensor(b)).numpy()
+            if numpy_blas.available():
+                np.testing.assert_array_equal(out, a @ b)
+            np.testing.assert_allclose(out, a @ b, rtol=1e-5)
+        a = np.arange(12, dtype=np.float32).reshape(3, 4)
         np.testing.assert_allclose(lazyarr.Tensor(a).cumsum(1).numpy(), a.cumsum(1))
-        print("ok")
+        s = lazyarr.stats()
+        print(json.dumps([runtime_numba.blas_route(), numpy_blas.available(), s.kernels_compiled]))
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
+    env = dict(os.environ, LAZYARR_CACHE_DIR=str(tmp_path))
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
+            for _ in range(2)]
+    for done in runs:
+        assert done.returncode == 0, done.stderr[-3000:]
+    (route, numpy_has_blas, compiled), (_, _, compiled_again) = (json.loads(r.stdout.splitlines()[-1]) for r in runs)
+    assert route == ("numpy" if numpy_has_blas else "")
+    assert compiled >= 3 and compiled_again == 0
+
+
+@pytest.mark.skipif(not runtime_numba.numpy_blas.available(), reason="NumPy's BLAS has no 64-bit-integer gemm")
+def test_numpy_blas_route_gives_numpy_matmul_bits_and_scipy_route_agrees() -> None:
+    # BLAS=1 calls NumPy's own gemm: for C-ordered matrices the same call numpy.matmul makes, so the same bits; BLAS=2
+    # (SciPy's, through Numba's np.dot) differs only by rounding; an empty sum is 0 (BLAS wants K >= 1)
+    cases = [((37, 20), (20, 11), np.float32), ((2, 16, 9), (2, 9, 8), np.float64), ((6, 0), (0, 5), np.float32),
+             ((0, 4), (4, 3), np.float64), ((1, 1), (1, 1), np.float32)]
+    for sa, sb, dt in cases:
+        a, b = rng.standard_normal(sa).astype(dt), rng.standard_normal(sb).astype(dt)
+        with Context(BLAS=1):
+            out = (Tensor(a) @ Tensor(b)).numpy()
+            if len(sa) == 2:  # a batch may be one product of more rows, which BLAS may sum in another order
+                np.testing.assert_array_equal(out, a @ b)
+            np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-5)
+            srcs = _sources(lambda: Tensor(a) @ Tensor(b))
+        if runtime_numba._scipy_installed():
+            with Context(BLAS=2):
+                np.testing.assert_allclose((Tensor(a) @ Tensor(b)).numpy(), a @ b, rtol=1e-5, atol=1e-5)
+        if min(sa[-2], sa[-1], sb[-1]) > 1:  # a matrix-vector product or an empty one is a loop kernel
+            assert [src.count("numpy_gemm(") for src in srcs] == [1] and "np.dot(" not in srcs[0]
+    x, w = rng.standard_normal((64, 48)).astype(np.float32), rng.standard_normal((48, 32)).astype(np.float32)
+    with Context(BLAS=1), kernel_count(1):  # the epilogue stays fused after NumPy's gemm
+        out = (Tensor(x) @ Tensor(w) * 2 + 1).relu().realize()
+    np.testing.assert_array_equal(out.numpy(), np.maximum((x @ w) * np.float32(2) + np.float32(1), 0))
 
 
 def test_matmul_views_dtypes_and_fused_epilogue() -> None:
@@ -365,7 +408,7 @@ def test_matmul_views_dtypes_and_fused_epilogue() -> None:
         out = (x @ w + bb).relu().realize()
     np.testing.assert_allclose(out.numpy(), ref, rtol=1e-5, atol=1e-5)
     (src,) = _sources(lambda: (x @ w + bb).relu())
-    assert "np.dot(" in src
+    assert {"numpy": "numpy_gemm(", "scipy": "np.dot("}[runtime_numba.blas_route()] in src
     with kernel_count(1):  # elementwise work on an operand is computed inside the kernel, before the BLAS call
         out = ((x * 2).relu() @ w).realize()
     np.testing.assert_allclose(out.numpy(), np.maximum(a32 * 2, 0) @ b32, rtol=1e-5, atol=1e-5)
@@ -483,8 +526,8 @@ def test_training_step_matmuls_never_store_the_product() -> None:
     for item in schedule(norm).items:
         assert all(out.src[0].size not in (b * i * h, b * h * o) for out in item.outputs)  # no stored product
         if len(item.full_shape) == 3:
-            assert lower(item, blas=True).program.body and "np.dot(" in render_numba.render(
-                lower(item, blas=True).program, "kernel")
+            for blas, call in (("numpy", "numpy_gemm("), ("scipy", "np.dot(")):
+                assert call in render_numba.render(lower(item, blas=blas).program, "kernel")
     loss.realize(w1.grad, w2.grad)
     xn, w1n, w2n = x.numpy(), w1.numpy(), w2.numpy()
     hid = np.maximum(xn @ w1n, 0)

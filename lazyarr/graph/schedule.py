@@ -201,13 +201,18 @@ def is_contiguous_param_view(u: UOp) -> bool:
 @dataclass(frozen=True)
 class MatmulAxes:
     """A matmul-shaped reduction: sum over axis `k` of `a * b`, where `a` is constant along axis `m` and `b` along
-    axis `n`, and both vary along `k`; every other axis of size > 1 is a batch axis."""
+    axis `n`, and both vary along `k`; every other axis of size > 1 is a batch axis, except `rows`: axes right before
+    `n` along which `a` varies and `b` does not ((batch, n, k) @ (k, m)), which the product takes as more rows of
+    `a` when the kernel's views let them merge with `n` (lower.py), and `inner`: reduced axes right before `k`
+    (the weight gradient of such a product sums over batch and rows), summed as more of `k` when they merge."""
 
     n: int
     k: int
     m: int
     a: UOp
     b: UOp
+    rows: tuple[int, ...] = ()
+    inner: tuple[int, ...] = ()
 
 
 def _read_through(u: UOp) -> Iterator[tuple[UOp, list[UOp], UOp]]:
@@ -264,20 +269,23 @@ def matmul_axes(red: UOp, lenient: bool = False) -> MatmulAxes | None:
     if red.op is not Ops.REDUCE or red.arg.op is not Ops.ADD or red.dtype.name not in ("float32", "float64"):
         return None
     src = red.src[0]
-    ks = [a for a in red.arg.axes if src.shape[a] > 1]
-    if src.op is not Ops.MUL or len(ks) != 1:
+    ks = sorted(a for a in red.arg.axes if src.shape[a] > 1)
+    if src.op is not Ops.MUL or not ks or any(src.shape[e] > 1 for e in range(ks[0], ks[-1]) if e not in ks):
         return None
     x, y = src.src
     n = m = None
+    rows: list[int] = []  # earlier axes along which only x varies, each right before the next (size-1 axes between)
     for d, size in enumerate(src.shape):
-        if d == ks[0] or size == 1:
+        if d in ks or size == 1:
             continue
         vx, vy = (_varies_lenient(x, d), _varies_lenient(y, d)) if lenient else (_varies(x, d), _varies(y, d))
         if vx is None or vy is None:
             return None
         if vx and not vy:
             if n is not None:
-                return None
+                if any(src.shape[e] > 1 for e in range(n + 1, d)):
+                    return None
+                rows.append(n)
             n = d
         elif vy and not vx:
             if m is not None:
@@ -285,10 +293,9 @@ def matmul_axes(red: UOp, lenient: bool = False) -> MatmulAxes | None:
             m = d
     # a matrix-vector product is memory-bound: a fused loop beats BLAS there, and needs no operand copies
     vary = _varies_lenient if lenient else _varies
-    kx, ky = vary(x, ks[0]), vary(y, ks[0])
-    if n is None or m is None or not kx or not ky:
+    if n is None or m is None or not all(vary(x, k) and vary(y, k) for k in ks):
         return None
-    return MatmulAxes(n, ks[0], m, x, y)
+    return MatmulAxes(n, ks[-1], m, x, y, tuple(rows), tuple(ks[:-1]))
 
 
 def _split_reduce(x: UOp) -> UOp | None:

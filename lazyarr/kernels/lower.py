@@ -11,7 +11,7 @@ value. Integer constants stay in the source: they feed index math, and division 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lazyarr import dtypes
@@ -260,11 +260,20 @@ class _Lowerer:
         self.gemm, self.gemm_reduce = _gemm_of(item, self.root) if blas else (None, None)
         self.gemm_out, self.gemm_vars = "", ()
         self.spill: UOp | None = None
-        if self.has_gather or self.gemm is not None:
+        tops = [s[-1] for n, s in self.stacks.items() if self._at_kernel_shape(n)]
+        if self.gemm is not None and (self.gemm.rows or self.gemm.inner):
+            groups = _gemm_groups(full, self.gemm, tops)
+            if groups is None and self.gemm.inner:  # a sum over axes that do not merge: an ordinary loop kernel
+                self.gemm = self.gemm_reduce = None
+            elif groups is None:  # the rows axes stay batch axes: one product per index along them
+                self.gemm = replace(self.gemm, rows=())
+        if self.has_gather or (self.gemm is not None and not self.gemm.rows and not self.gemm.inner):
             self.groups = [[d] for d in range(len(full))]
             self.reduce_axes = red
+        elif self.gemm is not None:
+            self.groups = groups
+            self.reduce_axes = tuple(i for i, g in enumerate(groups) if g[0] in red)
         else:
-            tops = [s[-1] for n, s in self.stacks.items() if self._at_kernel_shape(n)]
             self.groups, self.reduce_axes = _squeeze_merge(full, red, tops)
         self.full = full
         self.shape = tuple(_prod(full[d] for d in g) for g in self.groups)
@@ -505,7 +514,7 @@ class _Lowerer:
     def lower_gemm(self, mm: MatmulAxes) -> Lowered:
         """Batch loops, then per batch index: operands (views, or computed into scratch), Gemm, and loops over the
         result's rows and cols computing the rest of the kernel from `gemm_load`s."""
-        dim = {g[0]: i for i, g in enumerate(self.groups)}  # original axis -> kernel dim (no merging here)
+        dim = {d: i for i, g in enumerate(self.groups) for d in g}  # original axis -> kernel dim (mm.rows merge)
         extents = {d: self.int_arg(f"n{d}", self.shape[d]) for d in range(len(self.shape))}
         ext = {a: extents[dim[a]] for a in (mm.n, mm.k, mm.m)}
         mat_dims = {dim[a] for a in (mm.n, mm.k, mm.m)}
@@ -538,8 +547,8 @@ class _Lowerer:
         scope = _Scope(self, cur, vars_, [], extents)
         self.store(cur, scope, self.value(self.value_root(), scope))
         prog = Program("k", self.buf_dtypes(), self.ints, body, False, self.floats)
-        batch = _prod(self.full) // (self.full[mm.n] * self.full[mm.k] * self.full[mm.m])
-        flops = 2 * _prod(self.full) + self.flops * _prod(self.full) // self.full[mm.k]
+        batch = _prod(self.full) // (_prod(self.full[d] for d in (*mm.rows, mm.n, *mm.inner, mm.k, mm.m)))
+        flops = 2 * _prod(self.full) + self.flops * _prod(self.full) // _prod(self.full[d] for d in (*mm.inner, mm.k))
         return Lowered(prog, self.int_vals, batch, _prod(self.full), flops, self.float_vals)
 
     def operand(self, stmts: list[Stmt], u: UOp, rows: int, cols: int, ext: dict[int, str],
@@ -676,10 +685,20 @@ def _gemm_of(item: ScheduleItem, root: UOp) -> tuple[MatmulAxes | None, UOp | No
     if len(reductions) != 1 or (mm := matmul_axes(reductions[0])) is None:
         return None, None
     full = item.full_shape
-    batch = [d for d in range(len(full)) if full[d] > 1 and d not in (mm.n, mm.k, mm.m)]
-    if batch and max(batch) > min(mm.n, mm.k, mm.m):
+    batch = [d for d in range(len(full)) if full[d] > 1 and d not in (mm.n, mm.k, mm.m, *mm.rows, *mm.inner)]
+    if batch and max(batch) > min(mm.n, mm.k, mm.m, *mm.rows, *mm.inner):
         return None, None
     return mm, reductions[0]
+
+
+def _gemm_groups(full: tuple[int, ...], mm: MatmulAxes, tops: list[View]) -> list[list[int]] | None:
+    """Kernel dims of a gemm kernel: one per axis of size > 1, except that `mm.rows` and `mm.n` make one dim (the
+    product's rows), and `mm.inner` and `mm.k` one (the summed axis), when every view merges them; else None."""
+    merged = {mm.n: [*mm.rows, mm.n], mm.k: [*mm.inner, mm.k]}
+    if not all(_mergeable(v, a, b) for v in tops for g in merged.values() for a, b in zip(g, g[1:])):
+        return None
+    folded = {*mm.rows, *mm.inner}
+    return [merged.get(d, [d]) for d in range(len(full)) if full[d] != 1 and d not in folded]
 
 
 def lower(item: ScheduleItem, blas: str = "") -> Lowered:

@@ -386,7 +386,7 @@ def test_numpy_blas_route_gives_numpy_matmul_bits_and_scipy_route_agrees() -> No
             if len(sa) == 2:  # a batch may be one product of more rows, which BLAS may sum in another order
                 np.testing.assert_array_equal(out, a @ b)
             np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-5)
-            srcs = _sources(lambda: Tensor(a) @ Tensor(b))
+            srcs = _sources(lambda a=a, b=b: Tensor(a) @ Tensor(b))
         if runtime_numba._scipy_installed():
             with Context(BLAS=2):
                 np.testing.assert_allclose((Tensor(a) @ Tensor(b)).numpy(), a @ b, rtol=1e-5, atol=1e-5)

@@ -183,8 +183,9 @@ class Plan:
         return [_substitute(r, bufs) for r in self.schedule.results]
 
 
-# plans by `structure_key`, the device and the flags that change a schedule; an eager op on new data only looks its
-# plan up (no normalize, no schedule or kernel cache lookups)
+# plans by `structure_key`, the device and the flags that change a schedule or its kernels (BLAS: a matmul is a BLAS
+# call or a loop kernel); an eager op on new data only looks its plan up (no normalize, no schedule or kernel cache
+# lookups)
 _plans: dict[tuple[Any, ...], Plan] = {}
 PLAN_CACHE_SIZE = 2048
 
@@ -198,7 +199,7 @@ def realize_uops(roots: list[UOp], device: str = "CPU",
     for b in inputs:
         if b.device != device:
             raise ValueError(f"a computation on {device} reads a tensor on {b.device}; move it with .to({device!r})")
-    plan_key = (key, device, flag("FUSE"), flag("VERIFY"))
+    plan_key = (key, device, flag("FUSE"), flag("VERIFY"), flag("BLAS"))
     plan = _plans.get(plan_key) if flag("SCHEDULE_CACHE") else None
     if plan is None:
         norm, norm_inputs = normalize(roots)

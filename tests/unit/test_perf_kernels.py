@@ -398,6 +398,26 @@ def test_numpy_blas_route_gives_numpy_matmul_bits_and_scipy_route_agrees() -> No
     np.testing.assert_array_equal(out.numpy(), np.maximum((x @ w) * np.float32(2) + np.float32(1), 0))
 
 
+@pytest.mark.skipif(not runtime_numba.numpy_blas.available(), reason="NumPy's BLAS has no 64-bit-integer gemm")
+def test_blas_flag_changed_in_process_takes_effect(monkeypatch) -> None:  # noqa: ANN001
+    # an eager op's cached plan holds compiled kernels: the loop kernel made under BLAS=0 must not be what a later
+    # BLAS=1 run of the same structure launches (it gives numpy.matmul's bits), nor the gemm kernel under BLAS=0
+    from lazyarr.kernels import realize
+
+    launched: list[str] = []
+    execute = realize.ExecItem.execute
+    monkeypatch.setattr(realize.ExecItem, "execute", lambda self: (launched.append(self.kernel.source), execute(self)))
+    a, b = rng.standard_normal((13, 21)).astype(np.float32), rng.standard_normal((21, 11)).astype(np.float32)
+    for mode in (0, 1, 0):
+        launched.clear()
+        with Context(BLAS=mode):
+            out = (Tensor(a) @ Tensor(b)).numpy()
+        assert len(launched) == 1 and ("numpy_gemm(" in launched[0]) == (mode == 1)
+        if mode == 1:
+            np.testing.assert_array_equal(out, a @ b)
+        np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-5)
+
+
 def test_batch_of_rows_times_a_matrix_is_one_blas_product_with_its_epilogue() -> None:
     # (b, n, k) @ (k, m) folds the batch into rows, as torch does: one gemm and the bias/relu after it in one kernel
     # (as a batch against a broadcast matrix it was a loop kernel, 4x slower than NumPy at (8, 256, 512) @ (512, 512))

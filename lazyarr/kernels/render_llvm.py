@@ -44,6 +44,11 @@ FLOATS = ("float32", "float64")
 # (read-for-ownership), so a loop reading 4 arrays and writing 1 moves 5/6 of the bytes, and the output does not
 # push its inputs out of the cache.
 STREAM_ALIGN = 64  # bytes: a cache line
+# how many vector iterations LLVM runs side by side in the hot loops of large kernels: the streamed middle of an
+# elementwise loop and the stages of a split loop (benchmarks/bench_interleave.py: the chain at 2**22 1.13-1.17x,
+# Black-Scholes 1.11-1.13x; a plain loop over 2**16 gained nothing, so other loops keep LLVM's choice, and the
+# object code and compile time stay smaller)
+INTERLEAVE = 2
 STREAM_BLOCK = 128  # a multiple of the widest vector loop step (16 lanes x 8 interleaved), so no scalar tail runs
 
 
@@ -131,6 +136,7 @@ class _Builder:
         self.used: set[str] = set()
         self.retslot: dict[str, Any] = {}
         self.streaming = False  # stores are non-temporal (set while `streamed` builds its aligned middle loop)
+        self.loops = 0  # loop IDs made (loop_id)
 
     # ---- types and values ----
 
@@ -257,9 +263,10 @@ class _Builder:
             else:
                 raise UnsupportedError(type(s).__name__)
 
-    def counted(self, lo: Any, hi: Any, body: Any, carried: Any = None, step: int = 1) -> Any:
+    def counted(self, lo: Any, hi: Any, body: Any, carried: Any = None, step: int = 1, interleave: int = 0) -> Any:
         """`for i in range(lo, hi, step): body(i)`; with `carried` (an i1 start value), body(i, c) returns the next c
-        and the final c is returned."""
+        and the final c is returned. `interleave`: LLVM's interleave count for the loop once vectorised (0: its own
+        choice)."""
         ir, b = self.ir, self.b
         pre = b.block
         head, inner, done = (self.fn.append_basic_block() for _ in range(3))
@@ -277,9 +284,22 @@ class _Builder:
         i.add_incoming(b.add(i, ir.Constant(self.i64, step)), b.block)
         if c is not None:
             c.add_incoming(nxt, b.block)
-        b.branch(head)
+        latch = b.branch(head)
+        if interleave:
+            latch.set_metadata("llvm.loop", self.loop_id(interleave))
         b.position_at_end(done)
         return c
+
+    def loop_id(self, interleave: int) -> Any:
+        """A loop's `!llvm.loop` node asking for `interleave` (llvm.loop.interleave.count). Its first operand is the
+        node itself, as LLVM requires of a loop ID; each loop gets its own."""
+        ir, module = self.ir, self.module
+        hint = module.add_metadata([ir.MetaDataString(module, "llvm.loop.interleave.count"),
+                                    ir.Constant(self.i32, interleave)])
+        self.loops += 1  # a new node per loop (add_metadata returns the same node for the same operands)
+        node = module.add_metadata([ir.MetaDataString(module, f"lazyarr.loop.{self.loops}")])
+        node.operands = (node, hint)
+        return node
 
     def loop(self, loop: Loop) -> None:
         """`loop` with the structure `render_numba` gives it: a ranged loop, a split loop (fission) or a plain one."""
@@ -340,7 +360,7 @@ class _Builder:
         a = b.select(b.and_(ok, b.icmp_signed("<", a, hi)), a, hi)
         m = b.add(a, b.and_(b.sub(hi, a), const(-STREAM_BLOCK)))
         self.streaming = True
-        carried = self.counted(a, m, body, carried)
+        carried = self.counted(a, m, body, carried, interleave=INTERLEAVE)
         self.streaming = False
         b.call(self.module.declare_intrinsic("llvm.x86.sse.sfence", fnty=ir.FunctionType(ir.VoidType(), [])), [])
 
@@ -350,11 +370,12 @@ class _Builder:
         return self.counted(const(0), const(2), rest, carried)
 
     def fission_loop(self, loop: Loop, lo: Any, hi: Any, stages: list[list[Stmt]], trig: str = "full",
-                     checked: Any = None) -> Any:
+                     checked: Any = None, hot: bool = True) -> Any:
         """As `render_numba.fission_loop`: `loop` in blocks of FISSION_BLOCK, each block running `stages` one after
         another; values a later stage needs pass through scratch arrays on the stack (loads, constants and index
         arithmetic are computed again). `trig`: which variants of the ranged ops to call; with `checked` (an i1 start
-        value), returns it or'ed with whether an argument of a ranged op was out of range (see `big`)."""
+        value), returns it or'ed with whether an argument of a ranged op was out of range (see `big`). `hot`: the
+        stage loops are interleaved INTERLEAVE times (not the run again with the full functions, which is rare)."""
         ir, b = self.ir, self.b
         redo, reads, passed = _Renderer.fission_plan(loop, stages)
         defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
@@ -387,7 +408,7 @@ class _Builder:
                     if flag is None:
                         return None
                     return self.big([s for s in stage if isinstance(s, Instr) and ranged_kind(s)], flag)
-                flag = self.counted(zero, count, body, flag)
+                flag = self.counted(zero, count, body, flag, interleave=INTERLEAVE if hot else 0)
             return flag
 
         return self.counted(lo, hi, block, checked, step=FISSION_BLOCK)
@@ -434,7 +455,7 @@ class _Builder:
             b.position_at_end(blocked)
             if not trig:  # exp, log: the full functions vectorise, so all of it again
                 if len(stages) > 1:
-                    self.fission_loop(loop, lo, hi, stages)
+                    self.fission_loop(loop, lo, hi, stages, hot=False)
                 else:
                     self.counted(lo, hi, lambda i: run("full")(i, false))
                 b.branch(after)

@@ -22,7 +22,8 @@ import pytest
 import lazyarr as la
 from lazyarr import Tensor
 from lazyarr.kernels import helper_ir, realize, render_llvm, runtime_numba
-from lazyarr.kernels.lower import Store
+from lazyarr.graph.schedule import normalize, schedule
+from lazyarr.kernels.lower import Store, lower
 from lazyarr.kernels.native import NativeKernel
 from tests.helpers import option_prices
 
@@ -445,6 +446,24 @@ def test_only_large_launches_stream_their_stores() -> None:
     realize._kernels.clear()
     np.testing.assert_array_equal((Tensor(np.ones(1000, np.float32)) * 2).numpy(), np.full(1000, 2, np.float32))
     assert realize._kernels and not any(k.lowered.program.stream for k in realize._kernels.values())
+
+
+def test_hot_loops_ask_llvm_to_interleave() -> None:
+    # the streamed middle of a large launch and each stage of a split loop carry a loop ID asking for INTERLEAVE; the
+    # loop of a small launch does not (IR only: the bits tests above run these kernels)
+    def ir_of(fn: Callable[..., Tensor], stream: bool) -> str:
+        norm, _ = normalize([fn(*(Tensor(h) for h in _inputs(64, np.float32, False))).uop])
+        prog = lower(schedule(norm).items[0]).program
+        prog.stream = stream
+        return render_llvm.build_ir(prog)[0]
+
+    hint = f'!{{ !"llvm.loop.interleave.count", i32 {render_llvm.INTERLEAVE} }}'
+    loop_ids = re.compile(r"^(!\d+) = !{ \1, !\d+ }$", re.M)  # a node whose first operand is itself
+    streamed, small, split = (ir_of(EXPRESSIONS["chain"], True), ir_of(EXPRESSIONS["chain"], False),
+                              ir_of(EXPRESSIONS["option_prices"], False))
+    assert hint in streamed and len(loop_ids.findall(streamed)) == streamed.count("!llvm.loop ") == 1
+    assert "llvm.loop" not in small
+    assert hint in split and len(loop_ids.findall(split)) == split.count("!llvm.loop ") >= 3
 
 
 @pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")

@@ -594,8 +594,14 @@ def test_training_step_matmuls_never_store_the_product() -> None:
 
 @pytest.mark.parametrize("rows,cols", [(13, 29), (16, 8), (1, 9), (0, 5)])
 def test_mat_c_copies_every_layout_in_c_order(rows: int, cols: int) -> None:
-    from lazyarr.kernels.numba_support import mat_c
+    from numba import njit
 
+    from lazyarr.kernels.numba_support import mat_c as compiled
+
+    # called through an uncached njit function, as kernels call it: after some kernels from a shared disk cache are
+    # loaded, a direct call from Python fails in mat_c's own Python wrapper ("In 'NRT_adapt_ndarray_to_python',
+    # 'descr' is NULL": its environment symbol apparently binds to the copy such a kernel's library defines)
+    mat_c = njit(lambda buf, offset, rows, cols, rs, cs: compiled(buf, offset, rows, cols, rs, cs))
     buf = rng.standard_normal(4 * rows * cols + 7).astype(np.float32)
     dense = buf[5:5 + rows * cols]
     layouts = {  # (offset, row_stride, col_stride) -> the matrix NumPy reads there

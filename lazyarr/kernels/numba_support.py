@@ -219,7 +219,8 @@ def _numpy_gemm(typingctx, a, b, out):  # type: ignore[no-untyped-def]
 @njit(**_OPTS)
 def numpy_gemm(a, b, out):  # type: ignore[no-untyped-def]
     """out = a @ b through NumPy's BLAS, for C-ordered float32/float64 matrices (out (m, n), a (m, k), b (k, n));
-    the same bits as `numpy.matmul`. Kernels call it only when `numpy_blas.available()`."""
+    the same bits as `numpy.matmul` when m, n > 1 (NumPy calls gemv otherwise). Kernels call it only when
+    `numpy_blas.available()`."""
     if out.shape[0] == 0 or out.shape[1] == 0:
         return
     if a.shape[1] == 0:  # an empty sum; BLAS wants leading dimensions >= 1

@@ -213,8 +213,10 @@ def blas_route() -> str:
     """Which BLAS CPU matmul kernels call, by LAZYARR_BLAS: "numpy" (NumPy's own, numpy_blas.py; BLAS=1 when NumPy's
     BLAS has it), "scipy" (Numba's `np.dot`, which reaches SciPy's copy through scipy.linalg.cython_blas: BLAS=2, or
     BLAS=1 otherwise; needs SciPy), or "" (no BLAS: BLAS=0, or neither is there; a matmul is an ordinary loop
-    kernel, with the same results as far as rounding goes)."""
+    kernel, with the same results as far as rounding goes). Raises ValueError for any other LAZYARR_BLAS."""
     mode = flag("BLAS")
+    if mode not in (0, 1, 2):
+        raise ValueError(f"LAZYARR_BLAS must be 0 (no BLAS), 1 (NumPy's, else SciPy's) or 2 (SciPy's), not {mode}")
     if mode == 1 and numpy_blas.available():
         return "numpy"
     return "scipy" if mode in (1, 2) and _scipy_installed() else ""

@@ -392,6 +392,8 @@ def test_numpy_blas_route_gives_numpy_matmul_bits_and_scipy_route_agrees() -> No
                 np.testing.assert_allclose((Tensor(a) @ Tensor(b)).numpy(), a @ b, rtol=1e-5, atol=1e-5)
         if min(sa[-2], sa[-1], sb[-1]) > 1:  # a matrix-vector product or an empty one is a loop kernel
             assert [src.count("numpy_gemm(") for src in srcs] == [1] and "np.dot(" not in srcs[0]
+    with Context(BLAS=3), pytest.raises(ValueError, match="LAZYARR_BLAS"):
+        (Tensor(a) @ Tensor(b)).realize()
     x, w = rng.standard_normal((64, 48)).astype(np.float32), rng.standard_normal((48, 32)).astype(np.float32)
     with Context(BLAS=1), kernel_count(1):  # the epilogue stays fused after NumPy's gemm
         out = (Tensor(x) @ Tensor(w) * 2 + 1).relu().realize()

@@ -50,7 +50,7 @@ def _check(views: list[tuple[Tensor, np.ndarray]], kept: list[tuple[Tensor, np.n
         np.testing.assert_array_equal(t.numpy(), a)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.booleans())
 def test_random_views_and_writes_match_numpy(data: st.DataObject, lazy_start: bool) -> None:
     base_np = np.arange(20, dtype=np.int32).reshape(SHAPE)

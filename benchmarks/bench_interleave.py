@@ -20,6 +20,7 @@ import settings_ab
 def main() -> None:
     args = settings_ab.parse_args(__doc__, "interleave")
     import lazyarr as la
+    from lazyarr.bench.workloads import black_scholes_workload
     from lazyarr.kernels import render_llvm
 
     rng = np.random.default_rng(0)
@@ -30,19 +31,12 @@ def main() -> None:
     def chain(a: Any, b: Any, c: Any, d: Any) -> Any:
         return (a * b + c * (-d).exp() * a.sin()).realize()
 
-    def option_prices(s: Any, k: Any, t: Any) -> list[Any]:  # as tests/helpers.py and lazyarr.bench price them
-        sq = t.sqrt() * 0.3
-        d1 = ((s / k).log() + 0.065 * t) / sq
-        disc = k * (t * -0.02).exp()
-        c1, c2 = 0.5 + 0.5 * (d1 * 0.7071067811865476).erf(), 0.5 + 0.5 * ((d1 - sq) * 0.7071067811865476).erf()
-        return [(s * c1 - disc * c2).realize(), (disc * (1 - c2) - s * (1 - c1)).realize()]
-
     spot, strike, years = (la.Tensor(rng.uniform(lo, hi, 1 << 20).astype(np.float32)).realize()
                            for lo, hi in ((5, 30), (1, 100), (0.25, 10)))
     workloads: dict[str, tuple[Callable[..., Any], list[Any]]] = {
         "chain 2**22": (chain, [tensor(1 << 22) for _ in range(4)]),
         "chain 2**16": (chain, [tensor(1 << 16) for _ in range(4)]),
-        "Black-Scholes 2**20": (option_prices, [spot, strike, years]),
+        "Black-Scholes 2**20": (black_scholes_workload(1 << 20).lazy, [spot, strike, years]),
     }
     default = render_llvm.INTERLEAVE
     settings: dict[str, Callable[[], None]] = {

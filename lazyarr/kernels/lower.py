@@ -261,16 +261,17 @@ class _Lowerer:
         self.gemm_out, self.gemm_vars = "", ()
         self.spill: UOp | None = None
         tops = [s[-1] for n, s in self.stacks.items() if self._at_kernel_shape(n)]
+        groups = None  # a gemm kernel's merged rows / summed axes (mm.rows, mm.inner)
         if self.gemm is not None and (self.gemm.rows or self.gemm.inner):
             groups = _gemm_groups(full, self.gemm, tops)
             if groups is None and self.gemm.inner:  # a sum over axes that do not merge: an ordinary loop kernel
                 self.gemm = self.gemm_reduce = None
             elif groups is None:  # the rows axes stay batch axes: one product per index along them
                 self.gemm = replace(self.gemm, rows=())
-        if self.has_gather or (self.gemm is not None and not self.gemm.rows and not self.gemm.inner):
+        if self.has_gather or (self.gemm is not None and groups is None):
             self.groups = [[d] for d in range(len(full))]
             self.reduce_axes = red
-        elif self.gemm is not None:
+        elif groups is not None:
             self.groups = groups
             self.reduce_axes = tuple(i for i, g in enumerate(groups) if g[0] in red)
         else:

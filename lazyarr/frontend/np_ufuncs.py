@@ -109,20 +109,38 @@ def copysign(a: Tensor, b: Tensor) -> Tensor:
     return signbit(b).where(-mag, mag)
 
 
-def _atan_unit(z: Tensor) -> Tensor:
-    """atan of z in [0, 1] (NaN passes through): a 0.0015-rad estimate refined by Newton steps on tan(y) = z."""
-    y = z * (math.pi / 4) - z * (z - 1) * (0.2447 + 0.0663 * z)
-    for _ in range(3 if z.dtype is dtypes.float64 else 2):
-        t = y.tan()
-        y = y - (t - z) / (t * t + 1)
-    return y
+# atan t = t + t**3 P(t*t) for |t| <= tan(pi/8): least-squares fits on Chebyshev nodes of (atan t - t) / t**3 (lowest
+# power first); measured against np.arctan on [0, 1] after the reduction below: at most 2 ulp in float32 and float64
+_TAN_PI_8 = math.tan(math.pi / 8)
+# pi/4 and pi/2 as hi + lo in float32 and in float64 (lo: the next bits, so results near pi/4 keep their last bit);
+# pi's float64 rounding error is 1.2246467991473532e-16
+_PI_PARTS = {
+    False: (float(np.float32(math.pi / 4)), math.pi / 4 - float(np.float32(math.pi / 4)),
+            float(np.float32(math.pi / 2)), math.pi / 2 - float(np.float32(math.pi / 2))),
+    True: (math.pi / 4, 1.2246467991473532e-16 / 4, math.pi / 2, 1.2246467991473532e-16 / 2),
+}
+_ATAN_F32 = (-0.33333331813419265, 0.19999550075913808, -0.14264232553022058, 0.1074629843409016, -0.06459376277458691)
+_ATAN_F64 = (-0.3333333333333333, 0.19999999999995646, -0.14285714284690745, 0.11111111017051452, -0.09090904645861426,
+             0.07692184660614144, -0.06664530875620217, 0.05858307929293133, -0.05086236545311532,
+             0.039253219043245156, -0.019202004935893843)
 
 
 def _atan_pos(q: Tensor) -> Tensor:
-    """atan of q >= 0 (including inf): atan(1/q) = pi/2 - atan(q) maps q > 1 into [0, 1]."""
+    """atan of q >= 0 (inf gives pi/2, NaN passes through), in q's float dtype: q > 1 maps to 1/q by atan q = pi/2 -
+    atan(1/q); z in (tan(pi/8), 1] maps to t = (z - 1)/(z + 1) by atan z = pi/4 + atan t; then the polynomial."""
     big = q > 1
-    r = _atan_unit(big.where(q.reciprocal(), q))
-    return big.where(math.pi / 2 - r, r)
+    z = big.where(q.reciprocal(), q)
+    mid = z > _TAN_PI_8
+    t = mid.where((z - 1) / (z + 1), z)
+    u = t * t
+    coeffs = _ATAN_F64 if q.dtype is dtypes.float64 else _ATAN_F32
+    p = u * coeffs[-1] + coeffs[-2]
+    for c in reversed(coeffs[:-2]):
+        p = p * u + c
+    r = t + t * u * p
+    hi4, lo4, hi2, lo2 = _PI_PARTS[q.dtype is dtypes.float64]
+    r = mid.where(hi4 + (r + lo4), r)
+    return big.where(hi2 - (r - lo2), r)
 
 
 def arctan(x: Tensor) -> Tensor:
@@ -136,7 +154,8 @@ def arctan2(y: Tensor, x: Tensor) -> Tensor:
     r = _atan_pos(ay / ax)
     r = ((ay == 0) & (ax == 0)).where(0.0, r)
     r = (ay.isinf() & ax.isinf()).where(math.pi / 4, r)
-    r = signbit(x).where(math.pi - r, r)
+    hi2, lo2 = _PI_PARTS[r.dtype is dtypes.float64][2:]
+    r = signbit(x).where(2 * hi2 - (r - 2 * lo2), r)
     return signbit(y).where(-r, r)
 
 

@@ -51,6 +51,18 @@ def test_unary(ufunc, dtype):
     _check(got, ref, TOL.get(ufunc) if dtype == "float32" else None)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_arctan_is_within_two_ulp_of_numpy(dtype):
+    # a polynomial after two reductions (1/q above 1, (z - 1)/(z + 1) above tan(pi/8)): each branch and its edges
+    t8 = np.tan(np.pi / 8)
+    x = np.concatenate([rng.uniform(-4, 4, 3000), np.geomspace(1e-30, 1e30, 600), -np.geomspace(1e-30, 1e30, 600),
+                        [t8, np.nextafter(t8, 0), np.nextafter(t8, 1), 1.0, np.nextafter(1.0, 2), 1 / t8]])
+    x = x.astype(dtype)
+    got, ref = np.arctan(Tensor(x)).numpy(), np.arctan(x)
+    assert got.dtype == ref.dtype
+    assert np.all(np.abs(got.astype(np.float64) - ref) <= 2 * np.spacing(np.abs(ref)))
+
+
 @pytest.mark.parametrize("ufunc", [np.exp, np.sin, np.sqrt, np.log1p, np.tanh, np.arctan, np.cbrt, np.sinh, np.rint,
                                    np.signbit, np.isfinite, np.modf, np.reciprocal], ids=lambda u: u.__name__)
 def test_unary_float16(ufunc):

@@ -296,6 +296,30 @@ def round_f16(f):  # type: ignore[no-untyped-def]
     return f16_bits_to_f32(f32_to_f16_bits(f))
 
 
+@intrinsic
+def select(typingctx, cond, a, b):  # type: ignore[no-untyped-def]
+    """`a if cond else b` as one LLVM select of two values already computed: no branch, so a kernel's Numba IR keeps
+    one block where it had three (Numba's compile time grows faster than linearly in blocks). a and b are unified
+    (a literal with a variable of its type)."""
+    out = a if a == b else typingctx.unify_pairs(a, b)
+    if out is None:
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        c = context.cast(builder, args[0], signature.args[0], types.boolean)
+        x = context.cast(builder, args[1], signature.args[1], signature.return_type)
+        y = context.cast(builder, args[2], signature.args[2], signature.return_type)
+        return builder.select(c, x, y)
+
+    return out(cond, a, b), codegen
+
+
+@njit(**_OPTS)
+def idiv(a, b):  # type: ignore[no-untyped-def]
+    """Integer floor division a // b, where x // -1 is -x (wrapping for the minimum: Numba's own gives 0 there)."""
+    return -a if b == -1 else a // b
+
+
 @njit(**_OPTS)
 def fmax(a, b):  # type: ignore[no-untyped-def]
     """max that propagates NaN (np.maximum)."""

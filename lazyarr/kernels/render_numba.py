@@ -74,7 +74,7 @@ ALU_RENDER: dict[Ops, Callable[[DType, list[str]], str]] = {
     Ops.MUL: lambda dt, s: f"{s[0]} & {s[1]}" if dt.is_bool else f"{s[0]} * {s[1]}",
     Ops.DIV: lambda dt, s: f"{s[0]} / {s[1]}",
     # x // -1 is -x (wrapping for the minimum): Numba's own int64 floor division gives 0 there
-    Ops.IDIV: lambda dt, s: f"-{s[0]} if {s[1]} == -1 else {s[0]} // {s[1]}" if dt.kind == "i" else f"{s[0]} // {s[1]}",
+    Ops.IDIV: lambda dt, s: f"idiv({s[0]}, {s[1]})" if dt.kind == "i" else f"{s[0]} // {s[1]}",
     Ops.MOD: lambda dt, s: f"{s[0]} % {s[1]}",
     Ops.MAX: lambda dt, s: f"fmax({s[0]}, {s[1]})" if dt.is_float else f"max({s[0]}, {s[1]})",
     Ops.MIN: lambda dt, s: f"fmin({s[0]}, {s[1]})" if dt.is_float else f"min({s[0]}, {s[1]})",
@@ -89,7 +89,7 @@ ALU_RENDER: dict[Ops, Callable[[DType, list[str]], str]] = {
     Ops.XOR: lambda dt, s: f"{s[0]} ^ {s[1]}",
     Ops.SHL: lambda dt, s: f"shl({s[0]}, {s[1]}, {dt.bits})",
     Ops.SHR: lambda dt, s: f"shr({s[0]}, {s[1]}, {dt.bits})",
-    Ops.WHERE: lambda dt, s: f"{s[1]} if {s[0]} else {s[2]}",
+    Ops.WHERE: lambda dt, s: f"select({s[0]}, {s[1]}, {s[2]})",
 }
 ALU_RENDER.update({op: _transcendental(name) for op, name in TRANSCENDENTAL.items() if op is not Ops.POW})
 
@@ -652,8 +652,9 @@ class _Renderer:
             "import numpy as np",
             "from numba import njit, types",
             "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, bitcast, block_sum_f32, block_sum_f64, "
-            "PREFETCH_MIN, PREFETCH_ROW_MAX, c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, "
-            "f64_to_f32_odd, fminimum, ipow, mat_c, numpy_gemm, out_block, prefetch, round_f16, shl, shr, stack_empty)",
+            "PREFETCH_MIN, PREFETCH_ROW_MAX, c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmaximum, fmin, idiv, "
+            "f64_to_f32_odd, fminimum, ipow, mat_c, numpy_gemm, out_block, prefetch, round_f16, select, shl, shr, "
+            "stack_empty)",
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",

@@ -63,6 +63,24 @@ def test_arctan_is_within_two_ulp_of_numpy(dtype):
     assert np.all(np.abs(got.astype(np.float64) - ref) <= 2 * np.spacing(np.abs(ref)))
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_arcsin_arccos_arctan2_are_within_three_ulp_of_numpy(dtype):
+    # arcsin/arccos are arctan2 of (x, sqrt((1-x)(1+x))): 3 ulp at most (near sin(pi/8) and cos(pi/8)); arctan2's
+    # signed zeros and infinities pick NumPy's quadrant and sign exactly; |x| > 1 is NaN
+    e = np.finfo(dtype).eps
+    x = np.concatenate([rng.uniform(-1, 1, 2000), 1 - np.geomspace(e / 4, 1, 200), np.sin(np.pi / 8) + [-e, 0, e],
+                        [0.0, -0.0, 1.0, -1.0, 1 + 2 * e, -1 - 2 * e, np.nan]]).astype(dtype)
+    sv = np.array([0.0, -0.0, 1e-3, -2.0, 3e3, np.inf, -np.inf, np.nan], dtype)
+    y, z = np.meshgrid(np.concatenate([sv, rng.uniform(-3, 3, 40).astype(dtype)]), np.concatenate([sv, sv * 7]))
+    for got, ref in [(np.arcsin(Tensor(x)), np.arcsin(x)), (np.arccos(Tensor(x)), np.arccos(x)),
+                     (np.arctan2(Tensor(y), Tensor(z)), np.arctan2(y, z))]:
+        got = got.numpy()
+        assert got.dtype == ref.dtype and np.array_equal(np.isnan(got), np.isnan(ref))
+        ok = ~np.isnan(ref)
+        assert np.array_equal(np.signbit(got[ok]), np.signbit(ref[ok]))
+        assert np.all(np.abs(got[ok].astype(np.float64) - ref[ok]) <= 3 * np.spacing(np.abs(ref[ok])).astype(np.float64))
+
+
 @pytest.mark.parametrize("ufunc", [np.exp, np.sin, np.sqrt, np.log1p, np.tanh, np.arctan, np.cbrt, np.sinh, np.rint,
                                    np.signbit, np.isfinite, np.modf, np.reciprocal], ids=lambda u: u.__name__)
 def test_unary_float16(ufunc):

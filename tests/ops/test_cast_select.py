@@ -140,6 +140,17 @@ def test_where_noncontiguous_and_nan() -> None:
     assert_close(t.isnan().where(0.0, t), np.where(np.isnan(a), np.float32(0), a))
 
 
+def test_where_keeps_64_bit_integers_exact() -> None:
+    # the kernel's select of two values must not pass through a float (bits above 2**53) or lose a wrapped minimum
+    u = np.array([2**64 - 1, 2**63 + 12345, 2**53 + 1, 5], np.uint64)
+    i = np.array([np.iinfo(np.int64).min, 2**62 + 7, -(2**53) - 1, 3], np.int64)
+    tu, ti = Tensor(u), Tensor(i)
+    np.testing.assert_array_equal((tu > 10).where(tu - 1, tu + 3).numpy(), np.where(u > 10, u - 1, u + 3))
+    np.testing.assert_array_equal((tu > 10).where(2**64 - 3, tu).numpy(), np.where(u > 10, np.uint64(2**64 - 3), u))
+    got = (ti < 0).where(ti // -1, ti % 7).sum()  # INT64_MIN // -1 wraps to itself, as in NumPy
+    assert got.numpy() == np.where(i < 0, i // -1, i % 7).sum()
+
+
 # ---- clip ----
 
 

@@ -145,7 +145,8 @@ def _atan_pos(q: Tensor) -> Tensor:
 
 def arctan(x: Tensor) -> Tensor:
     r = _atan_pos(x.abs())
-    return signbit(x).where(-r, r)
+    # the sign by comparisons, not signbit's bit cast, so the kernel stays a plain float loop (render_llvm builds it)
+    return (x == 0).where(x, (x < 0).where(-r, r))
 
 
 def arctan2(y: Tensor, x: Tensor) -> Tensor:

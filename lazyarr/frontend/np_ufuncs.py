@@ -125,34 +125,38 @@ _ATAN_F64 = (-0.3333333333333333, 0.19999999999995646, -0.14285714284690745, 0.1
              0.039253219043245156, -0.019202004935893843)
 
 
-def _atan_pos(q: Tensor) -> Tensor:
-    """atan of q >= 0 (inf gives pi/2, NaN passes through), in q's float dtype: q > 1 maps to 1/q by atan q = pi/2 -
-    atan(1/q); z in (tan(pi/8), 1] maps to t = (z - 1)/(z + 1) by atan z = pi/4 + atan t; then the polynomial."""
-    big = q > 1
-    z = big.where(q.reciprocal(), q)
+def _atan_ratio(n: Tensor, d: Tensor | None = None) -> Tensor:
+    """atan(n / d) for n, d >= 0 (d None: 1), in n's float dtype; n > d maps to d/n by atan q = pi/2 - atan(1/q), so
+    the quotient is at most 1 (no overflow, one rounding); z in (tan(pi/8), 1] maps to t = (z - 1)/(z + 1) by atan z =
+    pi/4 + atan t; then the polynomial. n = d = 0 and inf/inf give NaN (arctan2 fills those in); NaN passes through.
+    The branch a where() drops divides by 1 instead of a zero, so no infinity turns a gradient into NaN."""
+    big = n > 1 if d is None else n > d
+    flip = 1 / big.where(n, 1) if d is None else d / big.where(n, 1)
+    z = big.where(flip, n if d is None else n / big.where(1, d))
     mid = z > _TAN_PI_8
     t = mid.where((z - 1) / (z + 1), z)
     u = t * t
-    coeffs = _ATAN_F64 if q.dtype is dtypes.float64 else _ATAN_F32
+    coeffs = _ATAN_F64 if n.dtype is dtypes.float64 else _ATAN_F32
     p = u * coeffs[-1] + coeffs[-2]
     for c in reversed(coeffs[:-2]):
         p = p * u + c
     r = t + t * u * p
-    hi4, lo4, hi2, lo2 = _PI_PARTS[q.dtype is dtypes.float64]
+    hi4, lo4, hi2, lo2 = _PI_PARTS[n.dtype is dtypes.float64]
     r = mid.where(hi4 + (r + lo4), r)
     return big.where(hi2 - (r - lo2), r)
 
 
 def arctan(x: Tensor) -> Tensor:
-    r = _atan_pos(x.abs())
-    # the sign by comparisons, not signbit's bit cast, so the kernel stays a plain float loop (render_llvm builds it)
+    r = _atan_ratio(x.abs())
+    # the sign by comparisons, not signbit's bit cast, so the kernel stays a plain float loop (render_llvm builds it);
+    # x itself at 0 keeps the zero's sign and the gradient 1 there
     return (x == 0).where(x, (x < 0).where(-r, r))
 
 
 def arctan2(y: Tensor, x: Tensor) -> Tensor:
     """C's atan2 with its special cases: signed zeros pick the quadrant, inf/inf gives pi/4 multiples."""
     ay, ax = y.abs(), x.abs()
-    r = _atan_pos(ay / ax)
+    r = _atan_ratio(ay, ax)
     r = ((ay == 0) & (ax == 0)).where(0.0, r)
     r = (ay.isinf() & ax.isinf()).where(math.pi / 4, r)
     hi2, lo2 = _PI_PARTS[r.dtype is dtypes.float64][2:]
@@ -191,9 +195,11 @@ _LN2 = math.log(2)
 
 def arcsinh(x: Tensor) -> Tensor:
     ax = x.abs()
-    mid = (ax + ax * ax / (1 + (1 + ax * ax).sqrt())).log1p()
-    r = (ax > 2.0**28).where(ax.log() + _LN2, mid)
-    return signbit(x).where(-r, r)
+    big = ax > 2.0**28
+    am = big.where(1, ax)  # each branch of the where below sees finite arguments, so neither makes a NaN gradient
+    mid = (am + am * am / (1 + (1 + am * am).sqrt())).log1p()
+    r = big.where(big.where(ax, 1).log() + _LN2, mid)
+    return (x == 0).where(x, signbit(x).where(-r, r))  # x at 0: the gradient 1 there (abs' is 0)
 
 
 def arccosh(x: Tensor) -> Tensor:

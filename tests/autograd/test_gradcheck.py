@@ -174,3 +174,18 @@ def test_every_op_has_a_gradient_rule_or_none() -> None:
     missing = [op.name for op in Ops if op not in GRADIENT_RULES and op not in NO_GRADIENT
                and op not in leaves_and_effects]
     assert not missing, f"ops without a gradient rule: {missing}"
+
+
+def test_gradients_of_numpy_inverse_trig_composites_have_no_nan():
+    # np.arctan / np.arcsinh / np.arctan2 on Tensors are where() composites: the branch a where() drops must not turn
+    # the gradient into NaN (0 * inf), and arctan and arcsinh keep their slope 1 at 0 (abs' is 0 there)
+    x = np.array([0.0, -0.0, 0.3, -0.7, 1.0, -2.5, 40.0, 3e8, -1e200])
+    t = Tensor(x, requires_grad=True)
+    (np.arctan(t) + np.arcsinh(t)).sum().backward()
+    np.testing.assert_allclose(t.grad.numpy(), 1 / (1 + x * x) + 1 / np.hypot(1, x), rtol=1e-12, atol=1e-300)
+    y, xs = np.array([0.5, -3.0, 1e-3, 2.0, -7.0]), np.array([2.0, 0.25, -4.0, -1e-3, -7.0])
+    ty, tx = Tensor(y, requires_grad=True), Tensor(xs, requires_grad=True)
+    np.arctan2(ty, tx).sum().backward()
+    r2 = xs * xs + y * y
+    np.testing.assert_allclose(ty.grad.numpy(), xs / r2, rtol=1e-12)
+    np.testing.assert_allclose(tx.grad.numpy(), -y / r2, rtol=1e-12)

@@ -104,6 +104,12 @@ def signbit(x: Tensor) -> Tensor:
     return f._new(f.uop.bitcast(as_int)) < 0
 
 
+def _sign_set(x: Tensor) -> Tensor:
+    """signbit(x) for float x but NaN (False for every NaN), by comparisons (-0.0 by 1/x = -inf): no bit cast, so a
+    kernel using it stays a plain float loop that render_llvm builds, its backward included."""
+    return (x < 0) | ((x == 0) & (1 / x < 0))
+
+
 def copysign(a: Tensor, b: Tensor) -> Tensor:
     mag = a.abs()
     return signbit(b).where(-mag, mag)
@@ -155,13 +161,15 @@ def arctan(x: Tensor) -> Tensor:
 
 def arctan2(y: Tensor, x: Tensor) -> Tensor:
     """C's atan2 with its special cases: signed zeros pick the quadrant, inf/inf gives pi/4 multiples."""
-    ay, ax = y.abs(), x.abs()
+    sy, sx = _sign_set(y), _sign_set(x)
+    # magnitudes by sign, not abs: the same values, but slope +-1 at +-0 (abs' is 0), so the gradient at y = 0 or
+    # x = 0 is PyTorch's (x / (x*x + y*y), -y / (x*x + y*y)), and so are arcsin's and arccos's at 0
+    ay, ax = sy.where(-y, y), sx.where(-x, x)
     r = _atan_ratio(ay, ax)
     r = ((ay == 0) & (ax == 0)).where(0.0, r)
     r = (ay.isinf() & ax.isinf()).where(math.pi / 4, r)
-    hi2, lo2 = _PI_PARTS[r.dtype is dtypes.float64][2:]
-    r = signbit(x).where(2 * hi2 - (r - 2 * lo2), r)
-    return signbit(y).where(-r, r)
+    r = sx.where(math.pi - r, r)
+    return sy.where(-r, r)
 
 
 def _one_minus_sq_root(x: Tensor) -> Tensor:

@@ -178,14 +178,20 @@ def test_every_op_has_a_gradient_rule_or_none() -> None:
 
 def test_gradients_of_numpy_inverse_trig_composites_have_no_nan():
     # np.arctan / np.arcsinh / np.arctan2 on Tensors are where() composites: the branch a where() drops must not turn
-    # the gradient into NaN (0 * inf), and arctan and arcsinh keep their slope 1 at 0 (abs' is 0 there)
+    # the gradient into NaN (0 * inf), and the slope at 0 is the function's own (abs' is 0 there)
     x = np.array([0.0, -0.0, 0.3, -0.7, 1.0, -2.5, 40.0, 3e8, -1e200])
     t = Tensor(x, requires_grad=True)
     (np.arctan(t) + np.arcsinh(t)).sum().backward()
     np.testing.assert_allclose(t.grad.numpy(), 1 / (1 + x * x) + 1 / np.hypot(1, x), rtol=1e-12, atol=1e-300)
-    y, xs = np.array([0.5, -3.0, 1e-3, 2.0, -7.0]), np.array([2.0, 0.25, -4.0, -1e-3, -7.0])
+    # arctan2 with one operand a signed zero too (PyTorch's gradient there; arcsin and arccos at 0 go through these)
+    y, xs = np.array([0.5, -3.0, 1e-3, 2.0, -7.0, 0.0, -0.0, 0.0, 1.5, -2.0]), \
+        np.array([2.0, 0.25, -4.0, -1e-3, -7.0, 3.0, 3.0, -0.5, 0.0, -0.0])
     ty, tx = Tensor(y, requires_grad=True), Tensor(xs, requires_grad=True)
     np.arctan2(ty, tx).sum().backward()
     r2 = xs * xs + y * y
     np.testing.assert_allclose(ty.grad.numpy(), xs / r2, rtol=1e-12)
     np.testing.assert_allclose(tx.grad.numpy(), -y / r2, rtol=1e-12)
+    for fn, slope in ((np.arcsin, 1.0), (np.arccos, -1.0)):
+        z = Tensor(np.zeros(2), requires_grad=True)
+        fn(z).sum().backward()
+        np.testing.assert_allclose(z.grad.numpy(), [slope, slope], rtol=1e-12)

@@ -409,19 +409,32 @@ class _Scheduler:
             return ops > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES
         return False
 
-    def cost(self, u: UOp) -> tuple[int, int]:
-        ops, leaves, seen, stack = 0, set(), set(), [u]
+    def cost(self, u: UOp) -> tuple[int, float]:
+        """(ops, leaves) of recomputing `u` in each kernel that uses it: its ALU and REDUCE nodes, and the arrays it
+        reads, each counted as the fraction of `u`'s size it can contribute (at most 1): a bias or a row statistic
+        broadcast over `u` costs little to read again, a full-size input a whole `u`. The walk stops at what is
+        stored anyway: inputs, stored nodes, a reduction with several users, and writes, copies and clones."""
+        ops, leaves, seen, stack = 0, 0.0, set(), [u]
+        size = max(u.size, 1)
         while stack:
             n = stack.pop()
             if n in seen:
                 continue
             seen.add(n)
-            if n.op in (Ops.PARAM, Ops.IOTA) or (n is not u and n in self.buffer_of):
-                leaves.add(n)
+            if n.op is Ops.IOTA:
+                continue  # computed from the index: nothing to read
+            if n.op is Ops.PARAM or (n is not u and (n in self.buffer_of or self._stored_anyway(n))):
+                leaves += min(n.size, size) / size
                 continue
             ops += n.op in GroupOp.ALU or n.op is Ops.REDUCE
             stack.extend(n.src)
-        return ops, len(leaves)
+        return ops, leaves
+
+    def _stored_anyway(self, n: UOp) -> bool:
+        """Whether `n` gets a buffer of its own whatever its users do (`must_materialize` without the cost test)."""
+        if n.op is Ops.CONTIGUOUS:
+            return n.arg == "clone" or not is_contiguous_param_view(n.src[0])
+        return n.op in (Ops.ASSIGN, Ops.COPY) or (n.op is Ops.REDUCE and self.users.get(n, 0) > 1)
 
     # ---- kernel construction ----
     def materialize(self, u: UOp) -> int:

@@ -40,7 +40,8 @@ def test_views_of_realised_tensors_launch_nothing() -> None:
     with kernel_count(0):
         v = t.reshape(2, 3, 4).permute(2, 0, 1)[1:, ::2].flip(0).realize()
         values = v.numpy()
-    np.testing.assert_array_equal(values, np.arange(24, dtype=np.float32).reshape(2, 3, 4).transpose(2, 0, 1)[1:, ::2][::-1])
+    ref = np.arange(24, dtype=np.float32).reshape(2, 3, 4).transpose(2, 0, 1)[1:, ::2][::-1]
+    np.testing.assert_array_equal(values, ref)
 
 
 def test_broadcast_after_reduce_and_softmax_are_one_kernel() -> None:
@@ -66,6 +67,52 @@ def test_reduction_with_several_users_is_stored_once() -> None:
         a.realize(b)
     assert_matches(a, x.sum(1) * 2, rtol=1e-5)
     assert_matches(b, x.sum(1) + 1, rtol=1e-5)
+
+
+def test_value_with_broadcast_inputs_is_recomputed_not_stored() -> None:
+    # y = x * w + b - max reads one full-size array (x) and three broadcast ones (w, b and the stored row max):
+    # reading them again in each of its users costs less than storing y, so both row sums recompute it: three
+    # kernels (the max, then one per sum), not four (y stored as well)
+    x, w, b = arrays(1, (32, 16))[0], *arrays(2, (16,))
+    t = Tensor(x)
+    with kernel_count(3):
+        z = t * Tensor(w) + Tensor(b)
+        y = z - z.max(1, keepdims=True)
+        s1, s2 = y.sum(1), (y * y).sum(1)
+        s1.realize(s2)
+    ref = x * w + b - (x * w + b).max(1, keepdims=True)
+    assert_matches(s1, ref.sum(1), rtol=1e-5, atol=1e-5)
+    assert_matches(s2, (ref * ref).sum(1), rtol=1e-5)
+
+
+def test_value_reading_many_full_size_inputs_is_stored_for_several_users() -> None:
+    a, b, c, d = arrays(4, (32, 16))
+    with kernel_count(3):  # a*b + c*d (4 full-size inputs) is stored once, then read by both reductions
+        z = Tensor(a) * Tensor(b) + Tensor(c) * Tensor(d)
+        s1, s2 = z.sum(1), z.max(1)
+        s1.realize(s2)
+    assert_matches(s1, (a * b + c * d).sum(1), rtol=1e-5, atol=1e-5)
+    assert_matches(s2, (a * b + c * d).max(1))
+
+
+def test_cross_entropy_backward_through_a_broadcast_affine_map_fuses() -> None:
+    # logits z = x * w + b (w, b broadcast over the batch): the gradient wrt the logits, (softmax(z) - onehot) / n,
+    # is recomputed inside the two column sums that give dw and db instead of being built from stored pieces
+    (x,) = arrays(1, (64, 10))
+    w0, b0 = arrays(2, (10,))
+    labels = rng.integers(0, 10, 64)
+    w, b = Tensor(w0, requires_grad=True), Tensor(b0, requires_grad=True)
+    with kernel_count(9):  # 12 when the pieces of the logits' gradient were stored
+        loss = lazyarr.nn.functional.cross_entropy(Tensor(x) * w + b, Tensor(labels))
+        loss.backward()
+        loss.realize(w.grad, b.grad)
+    z = (x * w0 + b0).astype(np.float64)
+    p = np.exp(z - z.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    dz = (p - np.eye(10)[labels]) / 64
+    assert_matches(loss, -np.log(p[np.arange(64), labels]).mean(), rtol=1e-5, check_dtype=False)
+    assert_matches(w.grad, (x * dz).sum(0), rtol=1e-4, atol=1e-6, check_dtype=False)
+    assert_matches(b.grad, dz.sum(0), rtol=1e-4, atol=1e-6, check_dtype=False)
 
 
 def test_schedule_cache_reuses_structure_on_new_data() -> None:

@@ -25,7 +25,8 @@ from lazyarr.graph.verify import verify_graph
 from lazyarr.graph.view import View
 from lazyarr.helpers import flag, prod
 
-# a node with several users is stored rather than recomputed when its fused subgraph is bigger than this
+# a node with several users is stored rather than recomputed when its fused subgraph is bigger than this: ops times
+# the readers after the first (the work recomputing repeats), leaves per reader
 RECOMPUTE_MAX_OPS = 24
 RECOMPUTE_MAX_LEAVES = 3
 
@@ -381,6 +382,11 @@ class _Scheduler:
             for n in r.toposort():
                 for s in n.src:
                     self.users[s] = self.users.get(s, 0) + 1
+        # node -> how many nodes read it, each edge once (`users` counts an edge once per root that reaches it)
+        self.readers: dict[UOp, int] = {}
+        for n in toposort(self.roots):
+            for s in n.src:
+                self.readers[s] = self.readers.get(s, 0) + 1
         # the product under a matmul-shaped reduction is part of that one op, fused or not
         self.matmul_products = {n.src[0] for r in self.roots for n in r.toposort() if matmul_axes(n) is not None}
         self.n_inputs = max((n.arg.slot + 1 for r in roots for n in r.toposort() if n.op is Ops.PARAM), default=0)
@@ -405,8 +411,9 @@ class _Scheduler:
         if self.users.get(u, 0) > 1:
             if u.op is Ops.REDUCE:
                 return True
+            # each reader past the first computes `u` again: 20 reductions of a tanh chain must not run it 20 times
             ops, leaves = self.cost(u)
-            return ops > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES
+            return ops * max(self.readers.get(u, 0) - 1, 1) > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES
         return False
 
     def cost(self, u: UOp) -> tuple[int, float]:

@@ -95,6 +95,23 @@ def test_value_reading_many_full_size_inputs_is_stored_for_several_users() -> No
     assert_matches(s2, (a * b + c * d).max(1))
 
 
+def test_value_with_many_readers_is_stored_when_recomputing_repeats_much_work() -> None:
+    # three tanh layers over one full-size input and broadcast weights (9 ops, about 1 full-size read): cheap to
+    # recompute for two readers, but six reductions would run the chain six times (45 ops of repeated work): it is
+    # stored once (one kernel) and each reduction reads it (six), not recomputed in each (six kernels, 6x the tanh)
+    (x,) = arrays(1, (32, 16))
+    ws = arrays(6, (16,))
+    def chain(z, ws):  # noqa: ANN001, ANN202
+        for w, b in zip(ws[::2], ws[1::2]):
+            z = np.tanh(z * w + b)
+        return [(z * (k + 1)).sum(1) if k % 2 else (z - k).max(0) for k in range(6)]
+    with kernel_count(7):
+        outs = chain(Tensor(x), [Tensor(w) for w in ws])
+        outs[0].realize(*outs[1:])
+    for out, ref in zip(outs, chain(x.astype(np.float64), ws)):
+        assert_matches(out, ref, rtol=1e-5, atol=1e-5, check_dtype=False)
+
+
 def test_cross_entropy_backward_through_a_broadcast_affine_map_fuses() -> None:
     # logits z = x * w + b (w, b broadcast over the batch): the gradient wrt the logits, (softmax(z) - onehot) / n,
     # is recomputed inside the two column sums that give dw and db instead of being built from stored pieces

@@ -529,6 +529,11 @@ class _Scheduler:
             assert not reduce_axes and full_shape == us[0].shape
             for n in self.stored_inputs([u], deps):
                 self.materialize(n)
+        # one may have been stored meanwhile, under a dependency of another (V0 under abs(V0).sum() that V0 / that
+        # reads): a second kernel storing it would be a second producer of it, and the order a cycle
+        us = [u for u in us if u not in self.buffer_of]
+        if len(us) < 2:
+            return  # `_realize_root` stores what is left
         local: dict[int, int] = {}
         memo: dict[UOp, UOp] = {}
         reads: set[tuple[int, UOp]] = set()

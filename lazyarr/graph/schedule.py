@@ -28,6 +28,7 @@ from lazyarr.helpers import flag, prod
 # a node with several users is stored rather than recomputed when its fused subgraph is bigger than this
 RECOMPUTE_MAX_OPS = 24
 RECOMPUTE_MAX_LEAVES = 3
+_SEVERAL = object()  # `_Scheduler._shared_values`: a node that several kernels compute
 
 # A reduction with fewer outputs than SPLIT_OUTPUTS_MAX and at least SPLIT_MIN inputs per output runs in two kernels,
 # the first spread over threads; each row of the first keeps at least SPLIT_CHUNK inputs. These depend on shapes only
@@ -376,13 +377,13 @@ class _Scheduler:
         if flag("VERIFY"):
             for r in self.roots:
                 verify_graph(r)
-        self.users: dict[UOp, int] = {}
-        for r in self.roots:
-            for n in r.toposort():
-                for s in n.src:
-                    self.users[s] = self.users.get(s, 0) + 1
+        nodes = toposort(self.roots)
+        self.users: dict[UOp, int] = {}  # distinct nodes using each node (x * x uses x once)
+        for n in nodes:
+            for s in dict.fromkeys(n.src):
+                self.users[s] = self.users.get(s, 0) + 1
         # the product under a matmul-shaped reduction is part of that one op, fused or not
-        self.matmul_products = {n.src[0] for r in self.roots for n in r.toposort() if matmul_axes(n) is not None}
+        self.matmul_products = {n.src[0] for n in nodes if matmul_axes(n) is not None}
         self.n_inputs = max((n.arg.slot + 1 for r in roots for n in r.toposort() if n.op is Ops.PARAM), default=0)
         self.buffers: list[int | NewBuffer] = list(range(self.n_inputs))
         self.items: list[ScheduleItem] = []
@@ -390,7 +391,41 @@ class _Scheduler:
         self.infos: list[_KernelInfo] = []  # per item: what it reads and writes
         self.fuse = bool(flag("FUSE"))
         # storage versions some ASSIGN overwrites (a PARAM, an earlier ASSIGN, or a materialised base)
-        self.overwritten = {assign_storage(n.src[0]) for r in self.roots for n in r.toposort() if n.op is Ops.ASSIGN}
+        self.overwritten = {assign_storage(n.src[0]) for n in nodes if n.op is Ops.ASSIGN}
+        self.shared = self._shared_values(nodes) if self.fuse else set()
+
+    def _shared_values(self, nodes: list[UOp]) -> set[UOp]:
+        """The elementwise values with several users that are stored: those several kernels would compute (not only
+        several nodes of one kernel, which computes a value once) and that cost more to recompute than to store.
+
+        One pass from the roots down: a node belongs to the kernel of each stored node above it with nothing stored
+        in between (the roots' bases and every node stored on the way are kernel outputs; elementwise roots of one
+        shape share a kernel), and only a node that belongs to two kernels or more is weighed with `cost`."""
+        # output -> its kernel: elementwise outputs of one shape are stored by one kernel (`fuse_outputs`)
+        outputs: dict[UOp, Any] = {}
+        groups: dict[tuple[int, ...], Any] = {}
+        for r in self.roots:
+            base = strip_movement(r)[1]
+            together = base.op in GroupOp.Elementwise and base not in self.overwritten
+            outputs[base] = groups.setdefault(base.shape, object()) if together else base
+        owner: dict[UOp, Any] = {}
+        shared: set[UOp] = set()
+        for n in reversed(nodes):  # users before their sources
+            own = owner.get(n)
+            if self.users.get(n, 0) > 1 and own is _SEVERAL and n.op in GroupOp.ALU and n not in self.matmul_products:
+                ops, leaves = self.cost(n)
+                if ops > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES:
+                    shared.add(n)
+            if n in outputs:
+                kernel = outputs[n]
+            elif n in shared or self._stored_anyway(n) or (n.op is Ops.REDUCE and self.users.get(n, 0) > 1):
+                kernel = n
+            else:
+                kernel = own
+            for src in n.src:
+                seen = owner.get(src)
+                owner[src] = kernel if seen is None or seen is kernel else _SEVERAL
+        return shared
 
     # ---- decisions ----
     def must_materialize(self, u: UOp) -> bool:
@@ -403,31 +438,32 @@ class _Scheduler:
         if not self.fuse:
             return True
         if self.users.get(u, 0) > 1:
-            if u.op is Ops.REDUCE:
-                return True
-            ops, leaves = self.cost(u)
-            return ops > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES
+            return u.op is Ops.REDUCE or u in self.shared
         return False
 
     def cost(self, u: UOp) -> tuple[int, float]:
         """(ops, leaves) of recomputing `u` in each kernel that uses it: its ALU and REDUCE nodes, and the arrays it
-        reads, each counted as the fraction of `u`'s size it can contribute (at most 1): a bias or a row statistic
-        broadcast over `u` costs little to read again, a full-size input a whole `u`. The walk stops at what is
-        stored anyway: inputs, stored nodes, a reduction with several users, and writes, copies and clones."""
-        ops, leaves, seen, stack = 0, 0.0, set(), [u]
+        reads, each counted as the number of elements read over `u`'s size: a bias or a row statistic broadcast over
+        `u` costs little to read again, a full-size input a whole `u`, and the input of a reduction inside `u` all of
+        that input (the reduction runs again). The walk stops at what is stored anyway: inputs, stored nodes, a
+        reduction with several users, and writes, copies and clones."""
+        ops, leaves = 0, 0.0
         size = max(u.size, 1)
+        seen: set[UOp] = set()
+        stack = [(u, u.size)]  # (node, elements of the loop it is computed in)
         while stack:
-            n = stack.pop()
+            n, loop = stack.pop()
             if n in seen:
                 continue
             seen.add(n)
             if n.op is Ops.IOTA:
                 continue  # computed from the index: nothing to read
             if n.op is Ops.PARAM or (n is not u and (n in self.buffer_of or self._stored_anyway(n))):
-                leaves += min(n.size, size) / size
+                leaves += min(n.size, loop) / size
                 continue
             ops += n.op in GroupOp.ALU or n.op is Ops.REDUCE
-            stack.extend(n.src)
+            inner = n.src[0].size if n.op is Ops.REDUCE else loop
+            stack.extend((s, inner) for s in n.src)
         return ops, leaves
 
     def _stored_anyway(self, n: UOp) -> bool:

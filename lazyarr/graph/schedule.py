@@ -441,13 +441,13 @@ class _Scheduler:
             return u.op is Ops.REDUCE or u in self.shared
         return False
 
-    def cost(self, u: UOp) -> tuple[int, float]:
-        """(ops, leaves) of recomputing `u` in each kernel that uses it: its ALU and REDUCE nodes, and the arrays it
-        reads, each counted as the number of elements read over `u`'s size: a bias or a row statistic broadcast over
-        `u` costs little to read again, a full-size input a whole `u`, and the input of a reduction inside `u` all of
-        that input (the reduction runs again). The walk stops at what is stored anyway: inputs, stored nodes, a
-        reduction with several users, and writes, copies and clones."""
-        ops, leaves = 0, 0.0
+    def cost(self, u: UOp) -> tuple[float, float]:
+        """(ops, leaves) of recomputing `u` in each kernel that uses it, both per element of `u`: its ALU and REDUCE
+        operations (a reduction inside `u` runs again over its whole input: a matrix product over k counts 2k), and
+        the elements it reads: a bias or a row statistic broadcast over `u` costs little to read again, a full-size
+        input a whole `u`, the input of a reduction inside `u` all of that input. The walk stops at what is stored
+        anyway: inputs, stored nodes, a reduction with several users, and writes, copies and clones."""
+        ops, leaves = 0.0, 0.0
         size = max(u.size, 1)
         seen: set[UOp] = set()
         stack = [(u, u.size)]  # (node, elements of the loop it is computed in)
@@ -461,8 +461,9 @@ class _Scheduler:
             if n.op is Ops.PARAM or (n is not u and (n in self.buffer_of or self._stored_anyway(n))):
                 leaves += min(n.size, loop) / size
                 continue
-            ops += n.op in GroupOp.ALU or n.op is Ops.REDUCE
             inner = n.src[0].size if n.op is Ops.REDUCE else loop
+            if n.op in GroupOp.ALU or n.op is Ops.REDUCE:
+                ops += inner / size
             stack.extend((s, inner) for s in n.src)
         return ops, leaves
 

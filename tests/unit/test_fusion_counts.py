@@ -160,6 +160,26 @@ def test_square_by_python_two_is_a_product() -> None:
     np.testing.assert_array_equal((Tensor(i0) ** 2).numpy(), i0 * i0)  # wraps like NumPy
 
 
+def test_two_layer_mlp_gradients_kernel_count() -> None:
+    # forward, loss and the three gradients of relu(x @ w1 + b1) @ w2 under a mean squared error: 9 kernels (11 when
+    # the pieces of the loss gradient were stored); values against NumPy's hand-written backward pass
+    x0, t0 = rng.standard_normal((16, 8)), rng.standard_normal((16, 4))
+    w10, b10, w20 = rng.standard_normal((8, 12)), rng.standard_normal(12), rng.standard_normal((12, 4))
+    w1, b1, w2 = (Tensor(a.astype(np.float32), requires_grad=True) for a in (w10, b10, w20))
+    with kernel_count(9):
+        loss = (((Tensor(x0.astype(np.float32)) @ w1 + b1).relu() @ w2 - Tensor(t0.astype(np.float32))) ** 2).mean()
+        loss.backward()
+        loss.realize(w1.grad, b1.grad, w2.grad)
+    pre = x0 @ w10 + b10
+    h = np.maximum(pre, 0)
+    dy = 2 * (h @ w20 - t0) / t0.size
+    dpre = (dy @ w20.T) * (pre > 0)
+    assert_matches(loss, ((h @ w20 - t0) ** 2).mean(), rtol=1e-5, check_dtype=False)
+    assert_matches(w2.grad, h.T @ dy, rtol=1e-4, atol=1e-6, check_dtype=False)
+    assert_matches(w1.grad, x0.T @ dpre, rtol=1e-4, atol=1e-6, check_dtype=False)
+    assert_matches(b1.grad, dpre.sum(0), rtol=1e-4, atol=1e-6, check_dtype=False)
+
+
 def test_schedule_cache_reuses_structure_on_new_data() -> None:
     (x,) = arrays(1, (5, 7))
     def program(t: Tensor) -> Tensor:

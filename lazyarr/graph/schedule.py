@@ -28,7 +28,7 @@ from lazyarr.helpers import flag, prod
 # a node with several users is stored rather than recomputed when its fused subgraph is bigger than this
 RECOMPUTE_MAX_OPS = 24
 RECOMPUTE_MAX_LEAVES = 3
-_SEVERAL = object()  # `_Scheduler._shared_values`: a node that several kernels compute
+_KERNELS_TRACKED = 64  # `_Scheduler._shared_values` counts the kernels computing a node up to this many
 
 # A reduction with fewer outputs than SPLIT_OUTPUTS_MAX and at least SPLIT_MIN inputs per output runs in two kernels,
 # the first spread over threads; each row of the first keeps at least SPLIT_CHUNK inputs. These depend on shapes only
@@ -400,7 +400,9 @@ class _Scheduler:
 
         One pass from the roots down: a node belongs to the kernel of each stored node above it with nothing stored
         in between (the roots' bases and every node stored on the way are kernel outputs; elementwise roots of one
-        shape share a kernel), and only a node that belongs to two kernels or more is weighed with `cost`."""
+        shape share a kernel). A node that belongs to k >= 2 kernels is stored when the work recomputing repeats,
+        its operations per element times k - 1, exceeds RECOMPUTE_MAX_OPS, or its reads exceed RECOMPUTE_MAX_LEAVES
+        (see `cost`): twenty reductions of one tanh chain read it from a buffer instead of running it twenty times."""
         # output -> its kernel: elementwise outputs of one shape are stored by one kernel (`fuse_outputs`)
         outputs: dict[UOp, Any] = {}
         groups: dict[tuple[int, ...], Any] = {}
@@ -408,23 +410,24 @@ class _Scheduler:
             base = strip_movement(r)[1]
             together = base.op in GroupOp.Elementwise and base not in self.overwritten
             outputs[base] = groups.setdefault(base.shape, object()) if together else base
-        owner: dict[UOp, Any] = {}
+        kernels: dict[UOp, frozenset[Any]] = {}  # node -> the kernels computing it (at most _KERNELS_TRACKED)
         shared: set[UOp] = set()
         for n in reversed(nodes):  # users before their sources
-            own = owner.get(n)
-            if self.users.get(n, 0) > 1 and own is _SEVERAL and n.op in GroupOp.ALU and n not in self.matmul_products:
+            own = kernels.get(n, frozenset())
+            if len(own) > 1 and n.op in GroupOp.ALU and n not in self.matmul_products:
                 ops, leaves = self.cost(n)
-                if ops > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES:
+                if ops * (len(own) - 1) > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES:
                     shared.add(n)
             if n in outputs:
-                kernel = outputs[n]
+                give = frozenset((outputs[n],))
             elif n in shared or self._stored_anyway(n) or (n.op is Ops.REDUCE and self.users.get(n, 0) > 1):
-                kernel = n
+                give = frozenset((n,))
             else:
-                kernel = own
+                give = own
             for src in n.src:
-                seen = owner.get(src)
-                owner[src] = kernel if seen is None or seen is kernel else _SEVERAL
+                seen = kernels.get(src)
+                union = give if seen is None or seen is give else seen | give
+                kernels[src] = union if len(union) <= _KERNELS_TRACKED else frozenset(list(union)[:_KERNELS_TRACKED])
         return shared
 
     # ---- decisions ----

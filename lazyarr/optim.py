@@ -148,6 +148,9 @@ class Optimizer:
         elsewhere and needs no copy first: one kernel per parameter."""
         slots, n = st.shape[0], grad.size
         counted = st.shape[1:] != shape  # a flat (slots, n + 1) state (see `_state`)
+        if not counted and slots == 1:  # one slot, no count (SGD's momentum): no row selection to build
+            st.assign(rules[0](st, grad.reshape(1, *shape).cast(st.dtype)).cast(st.dtype))
+            return [st.reshape(shape)], None
         if counted:
             width = st.shape[1]
             g = grad.reshape(1, n).cast(st.dtype).pad(((0, 0), (0, width - n)))

@@ -169,13 +169,16 @@ class ElementwiseMixin:
 
     def pow(self: Tensor, other: Any, reverse: bool = False) -> Tensor:
         """x ** y (np.power). Integer powers are exact and wrap; a negative Python int exponent of an integer tensor
-        raises ValueError like NumPy (a negative exponent inside an integer tensor gives 0, or +-1 for bases +-1)."""
+        raises ValueError like NumPy (a negative exponent inside an integer tensor gives 0, or +-1 for bases +-1).
+        A Python scalar exponent of 2 is computed as x * x (the same value, without a general pow)."""
         a, b = self._operands(other, reverse)
         exponent = self if reverse else other
         if not a.dtype.is_float and _is_scalar(exponent) and not isinstance(exponent, bool) and exponent < 0:
             raise ValueError("Integers to negative integer powers are not allowed.")
         if a.dtype.is_bool:
             a, b = a.cast(dtypes.int8), b.cast(dtypes.int8)
+        if not reverse and _is_scalar(exponent) and not isinstance(exponent, bool) and exponent == 2:
+            return a._new(a.uop.alu(Ops.MUL, a.uop))  # x * x: NumPy's fast path for ** 2, exact where pow rounds
         return a._new(a.uop.alu(Ops.POW, b.uop))
 
     def maximum(self: Tensor, other: Any) -> Tensor:

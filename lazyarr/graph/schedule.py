@@ -25,10 +25,10 @@ from lazyarr.graph.verify import verify_graph
 from lazyarr.graph.view import View
 from lazyarr.helpers import flag, prod
 
-# a node with several users is stored rather than recomputed when its fused subgraph is bigger than this: ops times
-# the readers after the first (the work recomputing repeats), leaves per reader
+# a node with several users is stored rather than recomputed when its fused subgraph is bigger than this
 RECOMPUTE_MAX_OPS = 24
 RECOMPUTE_MAX_LEAVES = 3
+_KERNELS_TRACKED = 64  # `_Scheduler._shared_values` counts the kernels computing a node up to this many
 
 # A reduction with fewer outputs than SPLIT_OUTPUTS_MAX and at least SPLIT_MIN inputs per output runs in two kernels,
 # the first spread over threads; each row of the first keeps at least SPLIT_CHUNK inputs. These depend on shapes only
@@ -377,18 +377,13 @@ class _Scheduler:
         if flag("VERIFY"):
             for r in self.roots:
                 verify_graph(r)
-        self.users: dict[UOp, int] = {}
-        for r in self.roots:
-            for n in r.toposort():
-                for s in n.src:
-                    self.users[s] = self.users.get(s, 0) + 1
-        # node -> how many nodes read it, each edge once (`users` counts an edge once per root that reaches it)
-        self.readers: dict[UOp, int] = {}
-        for n in toposort(self.roots):
-            for s in n.src:
-                self.readers[s] = self.readers.get(s, 0) + 1
+        nodes = toposort(self.roots)
+        self.users: dict[UOp, int] = {}  # distinct nodes using each node (x * x uses x once)
+        for n in nodes:
+            for s in dict.fromkeys(n.src):
+                self.users[s] = self.users.get(s, 0) + 1
         # the product under a matmul-shaped reduction is part of that one op, fused or not
-        self.matmul_products = {n.src[0] for r in self.roots for n in r.toposort() if matmul_axes(n) is not None}
+        self.matmul_products = {n.src[0] for n in nodes if matmul_axes(n) is not None}
         self.n_inputs = max((n.arg.slot + 1 for r in roots for n in r.toposort() if n.op is Ops.PARAM), default=0)
         self.buffers: list[int | NewBuffer] = list(range(self.n_inputs))
         self.items: list[ScheduleItem] = []
@@ -396,7 +391,44 @@ class _Scheduler:
         self.infos: list[_KernelInfo] = []  # per item: what it reads and writes
         self.fuse = bool(flag("FUSE"))
         # storage versions some ASSIGN overwrites (a PARAM, an earlier ASSIGN, or a materialised base)
-        self.overwritten = {assign_storage(n.src[0]) for r in self.roots for n in r.toposort() if n.op is Ops.ASSIGN}
+        self.overwritten = {assign_storage(n.src[0]) for n in nodes if n.op is Ops.ASSIGN}
+        self.shared = self._shared_values(nodes) if self.fuse else set()
+
+    def _shared_values(self, nodes: list[UOp]) -> set[UOp]:
+        """The elementwise values with several users that are stored: those several kernels would compute (not only
+        several nodes of one kernel, which computes a value once) and that cost more to recompute than to store.
+
+        One pass from the roots down: a node belongs to the kernel of each stored node above it with nothing stored
+        in between (the roots' bases and every node stored on the way are kernel outputs; elementwise roots of one
+        shape share a kernel). A node that belongs to k >= 2 kernels is stored when the work recomputing repeats,
+        its operations per element times k - 1, exceeds RECOMPUTE_MAX_OPS, or its reads exceed RECOMPUTE_MAX_LEAVES
+        (see `cost`): twenty reductions of one tanh chain read it from a buffer instead of running it twenty times."""
+        # output -> its kernel: elementwise outputs of one shape are stored by one kernel (`fuse_outputs`)
+        outputs: dict[UOp, Any] = {}
+        groups: dict[tuple[int, ...], Any] = {}
+        for r in self.roots:
+            base = strip_movement(r)[1]
+            together = base.op in GroupOp.Elementwise and base not in self.overwritten
+            outputs[base] = groups.setdefault(base.shape, object()) if together else base
+        kernels: dict[UOp, frozenset[Any]] = {}  # node -> the kernels computing it (at most _KERNELS_TRACKED)
+        shared: set[UOp] = set()
+        for n in reversed(nodes):  # users before their sources
+            own = kernels.get(n, frozenset())
+            if len(own) > 1 and n.op in GroupOp.ALU and n not in self.matmul_products:
+                ops, leaves = self.cost(n)
+                if ops * (len(own) - 1) > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES:
+                    shared.add(n)
+            if n in outputs:
+                give = frozenset((outputs[n],))
+            elif n in shared or self._stored_anyway(n) or (n.op is Ops.REDUCE and self.users.get(n, 0) > 1):
+                give = frozenset((n,))
+            else:
+                give = own
+            for src in n.src:
+                seen = kernels.get(src)
+                union = give if seen is None or seen is give else seen | give
+                kernels[src] = union if len(union) <= _KERNELS_TRACKED else frozenset(list(union)[:_KERNELS_TRACKED])
+        return shared
 
     # ---- decisions ----
     def must_materialize(self, u: UOp) -> bool:
@@ -409,32 +441,33 @@ class _Scheduler:
         if not self.fuse:
             return True
         if self.users.get(u, 0) > 1:
-            if u.op is Ops.REDUCE:
-                return True
-            # each reader past the first computes `u` again: 20 reductions of a tanh chain must not run it 20 times
-            ops, leaves = self.cost(u)
-            return ops * max(self.readers.get(u, 0) - 1, 1) > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES
+            return u.op is Ops.REDUCE or u in self.shared
         return False
 
-    def cost(self, u: UOp) -> tuple[int, float]:
-        """(ops, leaves) of recomputing `u` in each kernel that uses it: its ALU and REDUCE nodes, and the arrays it
-        reads, each counted as the fraction of `u`'s size it can contribute (at most 1): a bias or a row statistic
-        broadcast over `u` costs little to read again, a full-size input a whole `u`. The walk stops at what is
-        stored anyway: inputs, stored nodes, a reduction with several users, and writes, copies and clones."""
-        ops, leaves, seen, stack = 0, 0.0, set(), [u]
+    def cost(self, u: UOp) -> tuple[float, float]:
+        """(ops, leaves) of recomputing `u` in each kernel that uses it, both per element of `u`: its ALU and REDUCE
+        operations (a reduction inside `u` runs again over its whole input: a matrix product over k counts 2k), and
+        the elements it reads: a bias or a row statistic broadcast over `u` costs little to read again, a full-size
+        input a whole `u`, the input of a reduction inside `u` all of that input. The walk stops at what is stored
+        anyway: inputs, stored nodes, a reduction with several users, and writes, copies and clones."""
+        ops, leaves = 0.0, 0.0
         size = max(u.size, 1)
+        seen: set[UOp] = set()
+        stack = [(u, u.size)]  # (node, elements of the loop it is computed in)
         while stack:
-            n = stack.pop()
+            n, loop = stack.pop()
             if n in seen:
                 continue
             seen.add(n)
             if n.op is Ops.IOTA:
                 continue  # computed from the index: nothing to read
             if n.op is Ops.PARAM or (n is not u and (n in self.buffer_of or self._stored_anyway(n))):
-                leaves += min(n.size, size) / size
+                leaves += min(n.size, loop) / size
                 continue
-            ops += n.op in GroupOp.ALU or n.op is Ops.REDUCE
-            stack.extend(n.src)
+            inner = n.src[0].size if n.op is Ops.REDUCE else loop
+            if n.op in GroupOp.ALU or n.op is Ops.REDUCE:
+                ops += inner / size
+            stack.extend((s, inner) for s in n.src)
         return ops, leaves
 
     def _stored_anyway(self, n: UOp) -> bool:

@@ -648,6 +648,8 @@ class _Scheduler:
                 deps.add(n)
                 continue
             chain, base = strip_movement(n)
+            if base in self.buffer_of:
+                continue  # read from its buffer through views (not computed again: nothing below it is in this loop)
             if chain and base is not value and base.op is not Ops.REDUCE and base not in self.buffer_of \
                     and self.must_materialize(base):
                 deps.add(base)  # read through views (a stored index broadcast back over its window, say)

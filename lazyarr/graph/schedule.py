@@ -28,6 +28,9 @@ from lazyarr.helpers import flag, prod
 # a node with several users is stored rather than recomputed when its fused subgraph is bigger than this
 RECOMPUTE_MAX_OPS = 24
 RECOMPUTE_MAX_LEAVES = 3
+# operations a transcendental costs in `_Scheduler.cost` (range reduction and a polynomial: about ten arithmetic ops)
+_OP_COST = {op: 8 for op in (Ops.EXP, Ops.EXP2, Ops.LOG, Ops.LOG2, Ops.LOG1P, Ops.EXPM1, Ops.SIN, Ops.COS, Ops.TAN,
+                             Ops.TANH, Ops.ERF, Ops.POW)}
 _KERNELS_TRACKED = 64  # `_Scheduler._shared_values` counts the kernels computing a node up to this many
 
 # A reduction with fewer outputs than SPLIT_OUTPUTS_MAX and at least SPLIT_MIN inputs per output runs in two kernels,
@@ -446,7 +449,8 @@ class _Scheduler:
 
     def cost(self, u: UOp) -> tuple[float, float]:
         """(ops, leaves) of recomputing `u` in each kernel that uses it, both per element of `u`: its ALU and REDUCE
-        operations (a reduction inside `u` runs again over its whole input: a matrix product over k counts 2k), and
+        operations (a transcendental counts `_OP_COST`; a reduction inside `u` runs again over its whole input: a
+        matrix product over k counts 2k), and
         the elements it reads: a bias or a row statistic broadcast over `u` costs little to read again, a full-size
         input a whole `u`, the input of a reduction inside `u` all of that input. The walk stops at what is stored
         anyway: inputs, stored nodes, a reduction with several users, and writes, copies and clones."""
@@ -466,7 +470,7 @@ class _Scheduler:
                 continue
             inner = n.src[0].size if n.op is Ops.REDUCE else loop
             if n.op in GroupOp.ALU or n.op is Ops.REDUCE:
-                ops += inner / size
+                ops += _OP_COST.get(n.op, 1) * inner / size
             stack.extend((s, inner) for s in n.src)
         return ops, leaves
 

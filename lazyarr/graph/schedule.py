@@ -25,7 +25,8 @@ from lazyarr.graph.verify import verify_graph
 from lazyarr.graph.view import View
 from lazyarr.helpers import flag, prod
 
-# a node with several users is stored rather than recomputed when its fused subgraph is bigger than this
+# a value several kernels read is stored rather than computed in each when the work that repeats (operations per
+# element, times the kernels after the first) or its reads per element (in elements of its size) pass these
 RECOMPUTE_MAX_OPS = 24
 RECOMPUTE_MAX_LEAVES = 3
 # operations a transcendental costs in `_Scheduler.cost` (range reduction and a polynomial: about ten arithmetic ops)
@@ -423,7 +424,7 @@ class _Scheduler:
                     shared.add(n)
             if n in outputs:
                 give = frozenset((outputs[n],))
-            elif n in shared or self._stored_anyway(n) or (n.op is Ops.REDUCE and self.users.get(n, 0) > 1):
+            elif n in shared or self._stored_anyway(n):
                 give = frozenset((n,))
             else:
                 give = own
@@ -450,10 +451,10 @@ class _Scheduler:
     def cost(self, u: UOp) -> tuple[float, float]:
         """(ops, leaves) of recomputing `u` in each kernel that uses it, both per element of `u`: its ALU and REDUCE
         operations (a transcendental counts `_OP_COST`; a reduction inside `u` runs again over its whole input: a
-        matrix product over k counts 2k), and
-        the elements it reads: a bias or a row statistic broadcast over `u` costs little to read again, a full-size
-        input a whole `u`, the input of a reduction inside `u` all of that input. The walk stops at what is stored
-        anyway: inputs, stored nodes, a reduction with several users, and writes, copies and clones."""
+        matrix product over k counts 2k), and the elements it reads: a bias or a row statistic broadcast over `u`
+        costs little to read again, a full-size input a whole `u`, the input of a reduction inside `u` all of that
+        input. The walk stops at what is stored anyway: inputs, stored nodes, a reduction with several users, and
+        writes, copies and clones."""
         ops, leaves = 0.0, 0.0
         size = max(u.size, 1)
         seen: set[UOp] = set()

@@ -418,7 +418,9 @@ class _Scheduler:
         shared: set[UOp] = set()
         for n in reversed(nodes):  # users before their sources
             own = kernels.get(n, frozenset())
-            if len(own) > 1 and n.op in GroupOp.ALU and n not in self.matmul_products:
+            if len(own) > 1 and n.op is Ops.REDUCE:
+                shared.add(n)  # a reduction several kernels need (through views, say) is stored, as one with users
+            elif len(own) > 1 and n.op in GroupOp.ALU and n not in self.matmul_products:
                 ops, leaves = self.cost(n)
                 if ops * (len(own) - 1) > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES:
                     shared.add(n)
@@ -444,9 +446,9 @@ class _Scheduler:
             return False
         if not self.fuse:
             return True
-        if self.users.get(u, 0) > 1:
-            return u.op is Ops.REDUCE or u in self.shared
-        return False
+        if u in self.shared:
+            return True
+        return u.op is Ops.REDUCE and self.users.get(u, 0) > 1
 
     def cost(self, u: UOp) -> tuple[float, float]:
         """(ops, leaves) of recomputing `u` in each kernel that uses it, both per element of `u`: its ALU and REDUCE

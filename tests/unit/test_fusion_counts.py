@@ -70,12 +70,12 @@ def test_reduction_with_several_users_is_stored_once() -> None:
 
 
 def test_value_with_broadcast_inputs_is_recomputed_not_stored() -> None:
-    # y = x * w + b - max reads one full-size array (x) and broadcast ones (w, b, the row max): reading them again in
-    # each of its users costs less than storing y, so each row sum computes the max and y itself: two kernels, not
-    # four (the max and y stored first)
+    # y = x * w + b - max reads one full-size array (x) and broadcast ones (w, b, the stored row max): reading them
+    # again in each of its users costs less than storing y, so each row sum computes y itself: three kernels (the
+    # max, then one per sum), not four (y stored as well)
     x, w, b = arrays(1, (32, 16))[0], *arrays(2, (16,))
     t = Tensor(x)
-    with kernel_count(2):
+    with kernel_count(3):
         z = t * Tensor(w) + Tensor(b)
         y = z - z.max(1, keepdims=True)
         s1, s2 = y.sum(1), (y * y).sum(1)
@@ -102,7 +102,7 @@ def test_cross_entropy_backward_through_a_broadcast_affine_map_fuses() -> None:
     w0, b0 = arrays(2, (10,))
     labels = rng.integers(0, 10, 64)
     w, b = Tensor(w0, requires_grad=True), Tensor(b0, requires_grad=True)
-    with kernel_count(7):  # 14 before the recompute rule weighed kernels and per-element work
+    with kernel_count(9):  # 14 before the recompute rule weighed kernels and per-element work
         loss = lazyarr.nn.functional.cross_entropy(Tensor(x) * w + b, Tensor(labels))
         loss.backward()
         loss.realize(w.grad, b.grad)

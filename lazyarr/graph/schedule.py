@@ -404,15 +404,16 @@ class _Scheduler:
 
         One pass from the roots down: a node belongs to the kernel of each stored node above it with nothing stored
         in between (the roots' bases and every node stored on the way are kernel outputs; elementwise roots of one
-        shape share a kernel). A node that belongs to k >= 2 kernels is stored when the work recomputing repeats,
-        its operations per element times k - 1, exceeds RECOMPUTE_MAX_OPS, or its reads exceed RECOMPUTE_MAX_LEAVES
-        (see `cost`): twenty reductions of one tanh chain read it from a buffer instead of running it twenty times."""
+        shape without reductions share a kernel). A node that belongs to k >= 2 kernels is stored when the work
+        recomputing repeats, its operations per element times k - 1, exceeds RECOMPUTE_MAX_OPS, or its reads exceed
+        RECOMPUTE_MAX_LEAVES (see `cost`): twenty reductions of one tanh chain read it from a buffer instead of running
+        it twenty times."""
         # output -> its kernel: elementwise outputs of one shape are stored by one kernel (`fuse_outputs`)
         outputs: dict[UOp, Any] = {}
         groups: dict[tuple[int, ...], Any] = {}
         for r in self.roots:
             base = strip_movement(r)[1]
-            together = base.op in GroupOp.Elementwise and base not in self.overwritten
+            together = base.op in GroupOp.Elementwise and base not in self.overwritten and not self._reduces(base)
             outputs[base] = groups.setdefault(base.shape, object()) if together else base
         kernels: dict[UOp, frozenset[Any]] = {}  # node -> the kernels computing it (at most _KERNELS_TRACKED)
         shared: set[UOp] = set()
@@ -476,6 +477,21 @@ class _Scheduler:
                 ops += _OP_COST.get(n.op, 1) * inner / size
             stack.extend((s, inner) for s in n.src)
         return ops, leaves
+
+    def _reduces(self, u: UOp) -> bool:
+        """Whether computing `u` runs a reduction (one not stored anyway): `fuse_outputs` leaves such a root a kernel
+        of its own."""
+        seen: set[UOp] = set()
+        stack = [u]
+        while stack:
+            n = stack.pop()
+            if n in seen or n.op is Ops.PARAM or (n is not u and self._stored_anyway(n)):
+                continue
+            if n.op is Ops.REDUCE:
+                return True
+            seen.add(n)
+            stack.extend(n.src)
+        return False
 
     def _stored_anyway(self, n: UOp) -> bool:
         """Whether `n` gets a buffer of its own whatever its users do (`must_materialize` without the cost test)."""

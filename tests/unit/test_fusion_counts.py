@@ -214,6 +214,20 @@ def test_root_stored_under_another_roots_dependency_is_stored_once() -> None:
         assert_matches(out, ref, rtol=1e-5, atol=1e-6)
 
 
+def test_matrix_product_read_by_two_outputs_is_computed_once() -> None:
+    # relu(a @ w + b) and a select over a @ w: the product is stored by one kernel and both outputs come from a
+    # second, not one product per output
+    a0, w0 = rng.standard_normal((24, 8)).astype(np.float32), rng.standard_normal((8, 16)).astype(np.float32)
+    b0, m0 = rng.standard_normal(16).astype(np.float32), rng.standard_normal((24, 16)) > 0
+    with kernel_count(2):
+        p = Tensor(a0) @ Tensor(w0)
+        x, y = (p + Tensor(b0)).relu(), Tensor(m0).where(0.0, p)
+        x.realize(y)
+    ref = a0.astype(np.float64) @ w0
+    assert_matches(x, np.maximum(ref + b0, 0), rtol=1e-5, atol=1e-5, check_dtype=False)
+    assert_matches(y, np.where(m0, 0.0, ref), rtol=1e-5, atol=1e-5, check_dtype=False)
+
+
 def test_schedule_cache_reuses_structure_on_new_data() -> None:
     (x,) = arrays(1, (5, 7))
     def program(t: Tensor) -> Tensor:

@@ -439,10 +439,8 @@ class _Scheduler:
 
     # ---- decisions ----
     def must_materialize(self, u: UOp) -> bool:
-        if u.op is Ops.CONTIGUOUS:
-            return u.arg == "clone" or not is_contiguous_param_view(u.src[0])
-        if u.op in (Ops.ASSIGN, Ops.COPY):
-            return True
+        if u.op in (Ops.CONTIGUOUS, Ops.ASSIGN, Ops.COPY):
+            return self._stored_anyway(u)
         if u.op in GroupOp.Leaf or u.op in GroupOp.Movement or u in self.matmul_products:
             return False
         if not self.fuse:
@@ -673,13 +671,12 @@ class _Scheduler:
             chain, base = strip_movement(n)
             if base in self.buffer_of:
                 continue  # read from its buffer through views (not computed again: nothing below it is in this loop)
-            if chain and base is not value and base.op is not Ops.REDUCE and base not in self.buffer_of \
-                    and self.must_materialize(base):
+            if chain and base is not value and base.op is not Ops.REDUCE and self.must_materialize(base):
                 deps.add(base)  # read through views (a stored index broadcast back over its window, say)
                 continue
             if base.op is Ops.REDUCE and base is not value:
                 # a reduction stored anyway (several users) is read from its buffer, not fused into this loop space
-                if base not in self.buffer_of and not self.must_materialize(base) and fits(base, n.shape, chain):
+                if not self.must_materialize(base) and fits(base, n.shape, chain):
                     stack.extend(base.src)
                 else:
                     deps.add(base)

@@ -154,9 +154,13 @@ class CapturedProgram:
         self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
         # replays of this program from several threads take turns (`_plan` may share SETS_LOCK instead)
         self.lock: Any = threading.Lock()
-        t = self.template  # the common return value, one whole new tensor, gets a fast path
-        plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not t.chain
+        t = self.template  # the common return value, one new tensor (an output or a view of one), gets a fast path
+        plain = isinstance(t, _Leaf) and t.kind == _OUTPUT
         self.plain_device = t.device if plain else None
+        # the movement ops (a reshape, say) that make output 0 the returned tensor on the fast path: built once per
+        # output storage (`_new_output`), not per replay
+        self.out_chain: list[tuple[Ops, Any]] = t.chain if plain else []
+        self.out_chain_index = t.index if plain else -1
         # an input that is storage this program writes (e.g. a gradient buffer passed back in) is copied first
         self.written_bufs = [b for b in self.fixed if id(b) in written]  # their versions are bumped by each replay
         self.written_fixed = {id(b) for b in self.written_bufs}
@@ -322,7 +326,7 @@ class CapturedProgram:
             outs: list[list[Any]] = []
             for j, entry in enumerate(self.pool):
                 # last replay's storage when only the pool references it (counts as measured in _new_output)
-                if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
+                if entry is None or _held(entry) != entry[4]:
                     entry = self._new_output(j)
                 if self.out_initial[j] is not None:
                     entry[2][...] = self.out_initial[j]
@@ -355,14 +359,16 @@ class CapturedProgram:
             return self._rebuild(self.template, ins, outs)
 
     def _replay_single(self, ins: list[Buffer]) -> Tensor:
-        """`replay` for the common case: one driver, every input a buffer, one whole new Tensor returned."""
+        """`replay` for the common case: one driver, every input a buffer, one new Tensor returned (a whole output, or
+        a view of one: its movement ops were applied once, in `_new_output`)."""
         self.acquire()  # the pointer table and the output pool are shared: one replay at a time (no `with`: slower)
         try:
             start = perf_counter()
             entry = self.pool[0]
-            # the sum of the three counts is its value when only the pool holds them iff each count is (none drops
+            # the sum of the four counts is its value when only the pool holds them iff each count is (none drops
             # below it: the pool holds its own references, and a Buffer's array is never replaced)
-            if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) != entry[4]:
+            if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) + \
+                    getrefcount(entry[7]) != entry[4]:
                 entry = self._new_output(0)
             table = self.ctable
             k = 0
@@ -377,7 +383,7 @@ class CapturedProgram:
             # Tensor._new without what cannot apply: a whole buffer is no view, and it reads no storage but its own
             # (so jit's watch list of lazy readers, `inplace.recent`, would skip it); under no_grad too, as a new leaf
             t = _new_tensor(Tensor)
-            t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[0], self.out_device, None, None, None
+            t.uop, t.device, t._requires_grad, t.grad, t._ctx = entry[7], self.out_device, None, None, None
             t._group = group = entry[5]
             ref = _ref(t)  # IdentitySet.add, inline, into both sets (one weak reference serves both)
             members = group.members
@@ -401,8 +407,10 @@ class CapturedProgram:
 
     def _new_output(self, j: int) -> list[Any]:
         """New storage for output j: [BUFFER UOp, Buffer, array, kernel array, reference counts when only the pool
-        holds them, the in-place group that owns the storage (kept, so a reused buffer needs no new group), the
-        storage's address (CPU)]."""
+        holds them (`_held`), the in-place group that owns the storage (kept, so a reused buffer needs no new group),
+        the storage's address (CPU), the UOp `_replay_single` returns (the BUFFER UOp under `out_chain`, else the
+        BUFFER UOp itself)]. The top UOp is counted too: a tensor or view holding it holds the storage without holding
+        the BUFFER UOp any more than the pool does."""
         size, dt, dev = self.out_specs[j]
         buf = Buffer(size, dt, dev, np.empty(size, dt.np_name) if dev == "CPU" else None)
         holder = Tensor(UOp(Ops.BUFFER, dt, (), buf), device=dev)
@@ -410,10 +418,13 @@ class CapturedProgram:
         group = holder._group
         group.members.discard(holder)
         address = buf.address() if dev == "CPU" else 0
-        self.pool[j] = [group.base, buf, buf.array, buf.kernel_array(), None, group, address]
-        del buf, holder, group
+        top = group.base
+        for op, arg in self.out_chain if j == self.out_chain_index else ():
+            top = UOp(op, top.dtype, (top,), arg)
+        self.pool[j] = [group.base, buf, buf.array, buf.kernel_array(), None, group, address, top]
+        del buf, holder, group, top
         entry = self.pool[j]
-        entry[4] = getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2])
+        entry[4] = _held(entry)
         return entry
 
     def _run_driver(self, arrays: list[np.ndarray]) -> None:
@@ -449,6 +460,11 @@ def _has_gemm(body: list[Any]) -> bool:
 _new_tensor = Tensor.__new__
 _ref = weakref.ref
 sets_acquire, sets_release = SETS_LOCK.acquire, SETS_LOCK.release
+
+
+def _held(entry: list[Any]) -> int:
+    """The reference counts of an output pool entry's BUFFER UOp, Buffer, array and top UOp (see `_new_output`)."""
+    return getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) + getrefcount(entry[7])
 
 
 def _owned(t: Tensor, group: Any) -> Tensor:

@@ -61,8 +61,10 @@ def test_pow_and_float16_transcendentals() -> None:
 
 
 # shapes x reduced axes: row reductions (last axis, blocked), column-like ones, short and odd lengths
+# (rows and last blocks shorter than render_numba.SHORT_BLOCK are summed by short_sum: 10, 31, 128 + 31; not 32, 160)
 REDUCTIONS = [((3, 1), (1,)), ((4, 127), (1,)), ((4, 128), (1,)), ((3, 129), (1,)), ((5, 1000), (1,)),
-              ((7, 300), (0, 1)), ((6, 5, 260), (1, 2)), ((6, 5, 260), (0, 2)), ((40, 33), (0,)), ((4, 5, 6), (0, 1))]
+              ((7, 300), (0, 1)), ((6, 5, 260), (1, 2)), ((6, 5, 260), (0, 2)), ((40, 33), (0,)), ((4, 5, 6), (0, 1)),
+              ((9, 10), (1,)), ((5, 31), (1,)), ((5, 32), (1,)), ((4, 159), (1,)), ((4, 160), (1,))]
 
 
 @pytest.mark.parametrize("shape,axes", REDUCTIONS)
@@ -75,6 +77,26 @@ def test_sums_same_bits_fused_and_unfused(shape: tuple[int, ...], axes: tuple[in
     m_fused, m_unfused = both_ways(lambda a, b: (a - b).max(axes), x, y)
     np.testing.assert_array_equal(m_fused, m_unfused)
     np.testing.assert_array_equal(m_fused, (x - y).max(axes))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_short_rows_are_summed_in_the_documented_order(dtype: type) -> None:
+    # a row shorter than SHORT_BLOCK goes to 8 running sums, then ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7)):
+    # the same bits as that order in NumPy, fused and unfused; a row of SHORT_BLOCK is a padded block sum instead
+    assert render_numba.SHORT_BLOCK == 32
+    for n in (2, 3, 8, 10, 17, 31):
+        x = (rng.standard_normal((6, n)) * 10.0 ** rng.integers(-3, 4, (6, n))).astype(dtype)
+        s = [np.full(6, -0.0, dtype) for _ in range(8)]
+        for i in range(n):
+            s[i % 8] = s[i % 8] + x[:, i]
+        want = ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]))
+        (src,) = _sources(lambda x=x: Tensor(x).sum(1))
+        assert "short_sum(" in src
+        fused, unfused = both_ways(lambda a: a.sum(1), x)
+        np.testing.assert_array_equal(fused, want)
+        np.testing.assert_array_equal(unfused, want)
+    z = np.full((2, 10), -0.0, dtype)
+    assert np.signbit(Tensor(z).sum(1).numpy()).all()
 
 
 def test_max_and_min_propagate_nan_and_sum_keeps_negative_zero() -> None:

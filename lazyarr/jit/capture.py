@@ -325,8 +325,8 @@ class CapturedProgram:
             arrays = [ins[i].kernel_array() for i in self.input_slots]  # type: ignore[union-attr]
             outs: list[list[Any]] = []
             for j, entry in enumerate(self.pool):
-                # last replay's storage when only the pool references it (counts as measured in _new_output)
-                if entry is None or _held(entry) != entry[4]:
+                # last replay's storage when only the pool references it (`_free`)
+                if entry is None or not _free(entry):
                     entry = self._new_output(j)
                 if self.out_initial[j] is not None:
                     entry[2][...] = self.out_initial[j]
@@ -365,10 +365,9 @@ class CapturedProgram:
         try:
             start = perf_counter()
             entry = self.pool[0]
-            # the sum of the four counts is its value when only the pool holds them iff each count is (none drops
-            # below it: the pool holds its own references, and a Buffer's array is never replaced)
-            if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) + \
-                    getrefcount(entry[7]) != entry[4]:
+            # `_free`, inline
+            if entry is None or entry[5].base is not entry[0] or getrefcount(entry[0]) + getrefcount(entry[1]) + \
+                    getrefcount(entry[2]) + getrefcount(entry[7]) != entry[4]:
                 entry = self._new_output(0)
             table = self.ctable
             k = 0
@@ -465,6 +464,19 @@ sets_acquire, sets_release = SETS_LOCK.acquire, SETS_LOCK.release
 def _held(entry: list[Any]) -> int:
     """The reference counts of an output pool entry's BUFFER UOp, Buffer, array and top UOp (see `_new_output`)."""
     return getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) + getrefcount(entry[7])
+
+
+def _free(entry: list[Any]) -> bool:
+    """Whether only the pool references an output's storage, so a replay may write its result there.
+
+    The sum of the four counts (`_held`) is its value when only the pool holds them iff each count is, since none
+    drops below it: the pool holds its own references, a Buffer's array is never replaced, and the in-place group's
+    base is the BUFFER UOp. That base is the one reference that moves: a write into the storage that is still
+    pending makes it the write (an ASSIGN), which reads the storage through a view (the top UOp, or a shrink of the
+    BUFFER UOp), so the counts can sum to their pool-only value while the write, and lazy values built on it, still
+    read the storage. So storage under a pending write is not free (once the write is realised, the BUFFER UOp is
+    the base again)."""
+    return entry[5].base is entry[0] and _held(entry) == entry[4]
 
 
 def _owned(t: Tensor, group: Any) -> Tensor:

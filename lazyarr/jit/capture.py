@@ -154,8 +154,10 @@ class CapturedProgram:
         self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
         # replays of this program from several threads take turns (`_plan` may share SETS_LOCK instead)
         self.lock: Any = threading.Lock()
-        t = self.template  # the common return value, one new tensor (an output or a view of one), gets a fast path
-        plain = isinstance(t, _Leaf) and t.kind == _OUTPUT
+        # the common return value, one new tensor (an output or a view of one), gets a fast path; not a pad of one,
+        # which is an array of its own (`_pads`)
+        t = self.template
+        plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not _pads(t.chain)
         self.plain_device = t.device if plain else None
         # the movement ops (a reshape, say) that make output 0 the returned tensor on the fast path: built once per
         # output storage (`_new_output`), not per replay
@@ -206,7 +208,8 @@ class CapturedProgram:
                 u = UOp(Ops.BUFFER, buf.dtype, (), buf)
                 group = None
             else:
-                u, group = outs[t.index][0], outs[t.index][5]
+                # a pad makes a new array (np.pad): the tensor joins no group, as `join_views` has it without jit
+                u, group = outs[t.index][0], None if _pads(t.chain) else outs[t.index][5]
             for op, arg in t.chain:
                 u = UOp(op, u.dtype, (u,), arg)
             return _owned(Tensor(u, device=t.device), group) if group is not None else Tensor(u, device=t.device)
@@ -477,6 +480,13 @@ def _free(entry: list[Any]) -> bool:
     read the storage. So storage under a pending write is not free (once the write is realised, the BUFFER UOp is
     the base again)."""
     return entry[5].base is entry[0] and _held(entry) == entry[4]
+
+
+def _pads(chain: list[tuple[Ops, Any]]) -> bool:
+    """Whether a returned tensor's movement ops include a pad: it is then a new array, no view of the storage under
+    it, so it is no member of that storage's in-place group (a write into it makes storage of its own, which its
+    views, members of its own group, see)."""
+    return any(op is Ops.PAD for op, _ in chain)
 
 
 def _owned(t: Tensor, group: Any) -> Tensor:

@@ -681,6 +681,23 @@ def test_storage_under_a_pending_write_of_a_dropped_result_is_not_reused() -> No
         np.testing.assert_allclose(view.numpy(), ref(x - 1).reshape(-1)[:2] + 1, rtol=1e-6)
 
 
+def test_a_returned_pad_of_an_output_is_an_array_of_its_own() -> None:
+    """A returned pad of stored values is a new array (np.pad), as without jit: a write into it reaches its views."""
+    cases = [(lambda y: y.pad(((1, 0), (0, 1))), lambda y: np.pad(y, ((1, 0), (0, 1)))),
+             (lambda y: y.pad(((1, 1), (0, 0)))[1:], lambda y: np.pad(y, ((1, 1), (0, 0)))[1:])]
+    for view, ref in cases:
+        f = lazyarr.jit(lambda t, view=view: view((t + 1).realize()))
+        x = arr(2, 3)
+        for _ in range(4):  # eager, capture, replays
+            out = f(Tensor(x))
+            rows = out[1:]
+            out[1, 1] = 9
+            expected = ref(x + 1)
+            expected[1, 1] = 9
+            np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6)
+            np.testing.assert_allclose(rows.numpy(), expected[1:], rtol=1e-6)
+
+
 def test_replay_of_small_matmuls_caps_blas_threads_and_restores_them() -> None:
     threadpoolctl = pytest.importorskip("threadpoolctl")
     f = lazyarr.jit(lambda a, b: (a @ b).relu())

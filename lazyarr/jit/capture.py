@@ -154,8 +154,10 @@ class CapturedProgram:
         self.pool: list[list[Any] | None] = [None] * len(self.out_specs)
         # replays of this program from several threads take turns (`_plan` may share SETS_LOCK instead)
         self.lock: Any = threading.Lock()
-        t = self.template  # the common return value, one new tensor (an output or a view of one), gets a fast path
-        plain = isinstance(t, _Leaf) and t.kind == _OUTPUT
+        # the common return value, one new tensor (an output or a view of one), gets a fast path; not a pad of one,
+        # which is an array of its own (`_pads`)
+        t = self.template
+        plain = isinstance(t, _Leaf) and t.kind == _OUTPUT and not _pads(t.chain)
         self.plain_device = t.device if plain else None
         # the movement ops (a reshape, say) that make output 0 the returned tensor on the fast path: built once per
         # output storage (`_new_output`), not per replay
@@ -206,7 +208,8 @@ class CapturedProgram:
                 u = UOp(Ops.BUFFER, buf.dtype, (), buf)
                 group = None
             else:
-                u, group = outs[t.index][0], outs[t.index][5]
+                # a pad makes a new array (np.pad): the tensor joins no group, as `join_views` has it without jit
+                u, group = outs[t.index][0], None if _pads(t.chain) else outs[t.index][5]
             for op, arg in t.chain:
                 u = UOp(op, u.dtype, (u,), arg)
             return _owned(Tensor(u, device=t.device), group) if group is not None else Tensor(u, device=t.device)
@@ -325,8 +328,8 @@ class CapturedProgram:
             arrays = [ins[i].kernel_array() for i in self.input_slots]  # type: ignore[union-attr]
             outs: list[list[Any]] = []
             for j, entry in enumerate(self.pool):
-                # last replay's storage when only the pool references it (counts as measured in _new_output)
-                if entry is None or _held(entry) != entry[4]:
+                # last replay's storage when only the pool references it (`_free`)
+                if entry is None or not _free(entry):
                     entry = self._new_output(j)
                 if self.out_initial[j] is not None:
                     entry[2][...] = self.out_initial[j]
@@ -365,10 +368,9 @@ class CapturedProgram:
         try:
             start = perf_counter()
             entry = self.pool[0]
-            # the sum of the four counts is its value when only the pool holds them iff each count is (none drops
-            # below it: the pool holds its own references, and a Buffer's array is never replaced)
-            if entry is None or getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) + \
-                    getrefcount(entry[7]) != entry[4]:
+            # `_free`, inline
+            if entry is None or entry[5].base is not entry[0] or getrefcount(entry[0]) + getrefcount(entry[1]) + \
+                    getrefcount(entry[2]) + getrefcount(entry[7]) != entry[4]:
                 entry = self._new_output(0)
             table = self.ctable
             k = 0
@@ -465,6 +467,26 @@ sets_acquire, sets_release = SETS_LOCK.acquire, SETS_LOCK.release
 def _held(entry: list[Any]) -> int:
     """The reference counts of an output pool entry's BUFFER UOp, Buffer, array and top UOp (see `_new_output`)."""
     return getrefcount(entry[0]) + getrefcount(entry[1]) + getrefcount(entry[2]) + getrefcount(entry[7])
+
+
+def _free(entry: list[Any]) -> bool:
+    """Whether only the pool references an output's storage, so a replay may write its result there.
+
+    The sum of the four counts (`_held`) is its value when only the pool holds them iff each count is, since none
+    drops below it: the pool holds its own references, a Buffer's array is never replaced, and the in-place group's
+    base is the BUFFER UOp. That base is the one reference that moves: a write into the storage that is still
+    pending makes it the write (an ASSIGN), which reads the storage through a view (the top UOp, or a shrink of the
+    BUFFER UOp), so the counts can sum to their pool-only value while the write, and lazy values built on it, still
+    read the storage. So storage under a pending write is not free (once the write is realised, the BUFFER UOp is
+    the base again)."""
+    return entry[5].base is entry[0] and _held(entry) == entry[4]
+
+
+def _pads(chain: list[tuple[Ops, Any]]) -> bool:
+    """Whether a returned tensor's movement ops include a pad: it is then a new array, no view of the storage under
+    it, so it is no member of that storage's in-place group (a write into it makes storage of its own, which its
+    views, members of its own group, see)."""
+    return any(op is Ops.PAD for op, _ in chain)
 
 
 def _owned(t: Tensor, group: Any) -> Tensor:

@@ -652,6 +652,52 @@ def test_fast_path_returns_reshaped_and_reduced_outputs_with_their_shapes() -> N
     np.testing.assert_allclose(outs[0].numpy(), x.reshape(4, 4) + 1, rtol=1e-6)
 
 
+def test_storage_under_a_pending_write_of_a_dropped_result_is_not_reused() -> None:
+    """A partial write into a returned tensor that is still pending when the tensor is dropped: a lazy value built
+    on the write still reads the storage, so a later replay must not write its result there; and that result's
+    writes reach its views."""
+    cases = [(lambda t: t + 1, lambda x: x + 1, slice(1, 3), "_replay_single"),
+             (lambda t: t.reshape(4, 4) + 1, lambda x: x.reshape(4, 4) + 1, 1, "_replay_single"),
+             (lambda t: (t.reshape(4, 4) + 1, t * 2), lambda x: x.reshape(4, 4) + 1, 1, "replay")]
+    for fn, ref, idx, path in cases:
+        f = lazyarr.jit(fn)
+        x = arr(16)
+        for _ in range(3):
+            f(Tensor(x))
+        assert next(iter(f.captures.values())).replay.__name__ == path
+        out = f(Tensor(x))
+        t = out[0] if isinstance(out, tuple) else out
+        t[idx] = 5  # pending: nothing realises it
+        lazy = t * 2
+        del out, t
+        out = f(Tensor(x - 1))
+        later = out[0] if isinstance(out, tuple) else out
+        view = later.reshape(-1)[:2]
+        later += 1
+        expected = ref(x)
+        expected[idx] = 5
+        np.testing.assert_allclose(lazy.numpy(), expected * 2, rtol=1e-6)
+        np.testing.assert_allclose(later.numpy(), ref(x - 1) + 1, rtol=1e-6)
+        np.testing.assert_allclose(view.numpy(), ref(x - 1).reshape(-1)[:2] + 1, rtol=1e-6)
+
+
+def test_a_returned_pad_of_an_output_is_an_array_of_its_own() -> None:
+    """A returned pad of stored values is a new array (np.pad), as without jit: a write into it reaches its views."""
+    cases = [(lambda y: y.pad(((1, 0), (0, 1))), lambda y: np.pad(y, ((1, 0), (0, 1)))),
+             (lambda y: y.pad(((1, 1), (0, 0)))[1:], lambda y: np.pad(y, ((1, 1), (0, 0)))[1:])]
+    for view, ref in cases:
+        f = lazyarr.jit(lambda t, view=view: view((t + 1).realize()))
+        x = arr(2, 3)
+        for _ in range(4):  # eager, capture, replays
+            out = f(Tensor(x))
+            rows = out[1:]
+            out[1, 1] = 9
+            expected = ref(x + 1)
+            expected[1, 1] = 9
+            np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6)
+            np.testing.assert_allclose(rows.numpy(), expected[1:], rtol=1e-6)
+
+
 def test_replay_of_small_matmuls_caps_blas_threads_and_restores_them() -> None:
     threadpoolctl = pytest.importorskip("threadpoolctl")
     f = lazyarr.jit(lambda a, b: (a @ b).relu())

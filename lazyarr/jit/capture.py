@@ -197,12 +197,17 @@ class CapturedProgram:
             return _DictOf({k: self._template(v, input_pos, created, out_pos) for k, v in value.items()})
         return _Const(value)
 
-    def _rebuild(self, t: Any, ins: list[Buffer | None], outs: list[list[Any]]) -> Any:
+    def _rebuild(self, t: Any, ins: list[Buffer | None], outs: list[list[Any]],
+                 callers: list[Tensor] | None = None) -> Any:
+        """The return value of a replay: its template with this replay's inputs and outputs. `callers`: the caller's
+        input tensors; a returned input, or a view of one, is made of the caller's tensor (`caller_view`)."""
         if isinstance(t, _Leaf):
             if t.kind == _FIXED:
                 assert t.base is not None
                 return Tensor(t.base, device=t.device)
             if t.kind == _INPUT:
+                if callers is not None and (view := caller_view(callers[t.index], t.chain)) is not None:
+                    return view
                 buf = ins[t.index]
                 assert buf is not None
                 u = UOp(Ops.BUFFER, buf.dtype, (), buf)
@@ -214,11 +219,11 @@ class CapturedProgram:
                 u = UOp(op, u.dtype, (u,), arg)
             return _owned(Tensor(u, device=t.device), group) if group is not None else Tensor(u, device=t.device)
         if isinstance(t, tuple):
-            return tuple(self._rebuild(v, ins, outs) for v in t)
+            return tuple(self._rebuild(v, ins, outs, callers) for v in t)
         if isinstance(t, _ListOf):
-            return [self._rebuild(v, ins, outs) for v in t.items]
+            return [self._rebuild(v, ins, outs, callers) for v in t.items]
         if isinstance(t, _DictOf):
-            return {k: self._rebuild(v, ins, outs) for k, v in t.items.items()}
+            return {k: self._rebuild(v, ins, outs, callers) for k, v in t.items.items()}
         return t.value
 
     # ---- how a replay runs ----
@@ -311,8 +316,9 @@ class CapturedProgram:
         where = [(True, s) if s < self.n_changing else (False, self.fixed[s - self.n_changing]) for s in slots]
         return _Step(kernel, where, threaded)
 
-    def replay(self, ins: list[Buffer | None]) -> Any:
-        """Run the captured launches on input buffers `ins` (same sizes and dtypes as captured); returns the outputs."""
+    def replay(self, ins: list[Buffer | None], callers: list[Tensor] | None = None) -> Any:
+        """Run the captured launches on input buffers `ins` (same sizes and dtypes as captured); returns the outputs.
+        `callers`: the caller's input tensors (a returned input is the caller's tensor, as without jit)."""
         with self.lock:  # the pointer table and the output pool are shared: one replay at a time
             start = time.perf_counter()
             if self.written_fixed:
@@ -359,9 +365,9 @@ class CapturedProgram:
                                    "has no autograd graph (a replay runs the captured kernels, not the Python body), "
                                    "so no gradient can flow back through it. Call backward() inside the jitted "
                                    "function (e.g. jit a whole training step), or call the function without jit.")
-            return self._rebuild(self.template, ins, outs)
+            return self._rebuild(self.template, ins, outs, callers)
 
-    def _replay_single(self, ins: list[Buffer]) -> Tensor:
+    def _replay_single(self, ins: list[Buffer], callers: list[Tensor] | None = None) -> Tensor:
         """`replay` for the common case: one driver, every input a buffer, one new Tensor returned (a whole output, or
         a view of one: its movement ops were applied once, in `_new_output`)."""
         self.acquire()  # the pointer table and the output pool are shared: one replay at a time (no `with`: slower)
@@ -480,6 +486,26 @@ def _free(entry: list[Any]) -> bool:
     read the storage. So storage under a pending write is not free (once the write is realised, the BUFFER UOp is
     the base again)."""
     return entry[5].base is entry[0] and _held(entry) == entry[4]
+
+
+def caller_view(caller: Tensor, chain: list[tuple[Ops, Any]]) -> Tensor | None:
+    """What a returned input is for the caller: `caller` itself, or a view of it, when the result was the input given
+    to the captured call under movement ops `chain` (taken on the input's flat storage, whose first op reshapes it to
+    the input's shape unless the input is 1-D); None when the chain does not start from the input's shape (the result
+    is then a tensor over the storage, as before). A view is made by the caller's tensor as any view (`Tensor._new`),
+    so it joins its in-place group: writes through either reach the other, as without jit."""
+    if chain and chain[0] == (Ops.RESHAPE, caller.shape):
+        ops = chain[1:]
+    elif caller.ndim == 1:
+        ops = chain
+    else:
+        return None
+    if not ops:
+        return caller
+    u = caller.uop
+    for op, arg in ops:
+        u = UOp(op, u.dtype, (u,), arg)
+    return caller._new(u)
 
 
 def _pads(chain: list[tuple[Ops, Any]]) -> bool:

@@ -21,7 +21,7 @@ from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import JitError, env_flag, flag, open_contexts
-from lazyarr.jit.capture import Capture, CapturedProgram
+from lazyarr.jit.capture import Capture, CapturedProgram, caller_view
 from lazyarr.kernels import realize
 from lazyarr.kernels.device import Buffer
 
@@ -159,14 +159,14 @@ class Jit(Generic[R]):
                     self.memo = (u.shape, u.dtype, a.device, program)
             if program is not None:
                 if not (program.writes and (recent or _watch)):
-                    return program.replay([u.arg])  # type: ignore[no-any-return]
+                    return program.replay([u.arg], [a])  # type: ignore[no-any-return]
                 key = ((_TENSOR, u.shape, u.dtype, a.device),)  # (not built on a memo hit)
             tensors, plain = [a], [u.arg]
         else:
             key, tensors, plain = _signature(args, kwargs, self.owner is not None)
         program = self.captures.get(key)
         if program is not None and plain is not None and not (program.writes and (recent or _watch)):
-            return program.replay(plain)  # type: ignore[no-any-return]
+            return program.replay(plain, tensors)  # type: ignore[no-any-return]
         # everything else looks at or realises other tensors (in every thread): one thread at a time, so a capture
         # never loses its launches to another thread's realisation of its lazy values
         with _slow_lock:
@@ -179,11 +179,11 @@ class Jit(Generic[R]):
             if plain is not None:
                 if program.writes and (recent or _watch):
                     _keep_old_values(program, plain)
-                return program.replay(plain)  # type: ignore[no-any-return]
+                return program.replay(plain, tensors)  # type: ignore[no-any-return]
             bufs, replaced = _prepare_inputs(tensors)
             if program.writes and (recent or _watch):
                 _keep_old_values(program, bufs)
-            out = program.replay(bufs)
+            out = program.replay(bufs, tensors)
             _write_back(tensors, replaced, {i for i in program.written_inputs if i in replaced})
             return out  # type: ignore[no-any-return]
         if key in self.eager:
@@ -409,12 +409,13 @@ def _restore_grads(tensors: list[Tensor], replaced: dict[int, Tensor]) -> None:
 
 
 def _unswap(out: Any, tensors: list[Tensor], replaced: dict[int, Tensor], own: dict[int, Buffer]) -> Any:
-    """The capture call's return value with the copies made by `_fresh_copies` swapped back: a copy itself becomes
-    the caller's Tensor, a view of a copy the same view of the caller's Tensor (a member of its in-place group)."""
-    if not own:
+    """The capture call's return value with the copies of its inputs (view inputs copied by `_prepare_inputs`, the
+    rest by `_fresh_copies`) swapped back: a copy itself becomes the caller's Tensor, a view of a copy the same view
+    of the caller's Tensor (a member of its in-place group; `caller_view`), as replays return them."""
+    if not replaced:
         return out
-    by_tensor = {id(replaced[i]): i for i in own}
-    by_buffer = {id(_plain_buffer(replaced[i])): i for i in own}
+    by_tensor = {id(c): i for i, c in replaced.items()}
+    by_buffer = {id(_plain_buffer(c)): i for i, c in replaced.items()}
 
     def swap(v: Any) -> Any:
         if isinstance(v, Tensor):
@@ -423,8 +424,13 @@ def _unswap(out: Any, tensors: list[Tensor], replaced: dict[int, Tensor], own: d
             chain, base = strip_movement(v.uop)
             if base.op is not Ops.BUFFER or id(base.arg) not in by_buffer:
                 return v
-            t = tensors[by_buffer[id(base.arg)]]
-            u = strip_movement(t.uop)[1]
+            i = by_buffer[id(base.arg)]
+            t = tensors[i]
+            if (view := caller_view(t, [(mv.op, mv.arg) for mv in reversed(chain)])) is not None:
+                return view
+            if i not in own:  # a copy of a view input, under movement ops not taken from its shape: stays a copy
+                return v
+            u = strip_movement(t.uop)[1]  # a whole-buffer input: the same ops on the caller's storage
             for mv in reversed(chain):
                 u = UOp(mv.op, mv.dtype, (u,), mv.arg)
             view = Tensor(u, device=t.device)

@@ -698,6 +698,36 @@ def test_a_returned_pad_of_an_output_is_an_array_of_its_own() -> None:
             np.testing.assert_allclose(rows.numpy(), expected[1:], rtol=1e-6)
 
 
+def test_a_returned_input_or_view_of_one_is_the_callers_tensor_on_every_call() -> None:
+    """Without jit, a function returning its argument returns the caller's tensor, and a view of it is a view of the
+    caller's tensor: writes through either reach the other. Replays keep that (not a new tensor over the storage)."""
+    for shape, view in (((16,), lambda t: t[1:5]), ((4, 4), lambda t: t[1]), ((4, 4), lambda t: t.T)):
+        f = lazyarr.jit(lambda t, view=view: ((t * 2).sum(), t, view(t)))
+        for k in range(4):
+            x = arr(*shape) + k
+            a = Tensor(x.copy())
+            s, same, v = f(a)
+            np.testing.assert_allclose(s.numpy(), (x * 2).sum(), rtol=1e-5)
+            assert same is a
+            np.testing.assert_allclose(v.numpy(), view(x), rtol=1e-6)
+            v += 100  # a write through the returned view reaches the caller's tensor...
+            want = x.copy()
+            view(want)[...] += 100
+            np.testing.assert_allclose(a.numpy(), want, rtol=1e-6)
+            a += 1  # ...and a write to the caller's tensor reaches the returned view
+            np.testing.assert_allclose(v.numpy(), view(want + 1), rtol=1e-6)
+    g = lazyarr.jit(lambda t: (t + 1, t))  # an input that is a view of a bigger array: copied for the call
+    base = arr(8, 4)
+    for _ in range(3):
+        b = Tensor(base.copy())
+        col = b[:, 1]
+        out, same = g(col)
+        np.testing.assert_allclose(out.numpy(), base[:, 1] + 1, rtol=1e-6)
+        assert same is col
+        same[0] = -5
+        assert b.numpy()[0, 1] == -5
+
+
 def test_replay_of_small_matmuls_caps_blas_threads_and_restores_them() -> None:
     threadpoolctl = pytest.importorskip("threadpoolctl")
     f = lazyarr.jit(lambda a, b: (a @ b).relu())

@@ -80,13 +80,15 @@ _INPUT, _OUTPUT, _FIXED = 0, 1, 2
 
 @dataclass
 class _Leaf:
-    """A returned Tensor: its storage (kind, index or fixed base UOp) and the movement ops on top (bottom first)."""
+    """A returned Tensor: its storage (kind, index or fixed base UOp) and the movement ops on top (bottom first);
+    `view`: an input's storage under a view of the input (`views_input`)."""
 
     kind: int
     index: int
     base: UOp | None
     chain: list[tuple[Ops, Any]]
     device: str
+    view: bool = False
 
 
 @dataclass
@@ -180,7 +182,7 @@ class CapturedProgram:
             chain, base = strip_movement(value.uop)
             ops = [(mv.op, mv.arg) for mv in reversed(chain)]
             if base.op is Ops.BUFFER and id(base.arg) in input_pos:
-                return _Leaf(_INPUT, input_pos[id(base.arg)], None, ops, value.device)
+                return _Leaf(_INPUT, input_pos[id(base.arg)], None, ops, value.device, views_input(value, base.arg))
             if base.op is Ops.BUFFER and id(base.arg) in created:
                 buf = base.arg
                 if id(buf) not in out_pos:
@@ -206,7 +208,7 @@ class CapturedProgram:
                 assert t.base is not None
                 return Tensor(t.base, device=t.device)
             if t.kind == _INPUT:
-                if callers is not None and (view := caller_view(callers[t.index], t.chain)) is not None:
+                if callers is not None and t.view and (view := caller_view(callers[t.index], t.chain)) is not None:
                     return view
                 buf = ins[t.index]
                 assert buf is not None
@@ -486,6 +488,14 @@ def _free(entry: list[Any]) -> bool:
     read the storage. So storage under a pending write is not free (once the write is realised, the BUFFER UOp is
     the base again)."""
     return entry[5].base is entry[0] and _held(entry) == entry[4]
+
+
+def views_input(value: Tensor, buf: Buffer) -> bool:
+    """Whether returned `value`, over input storage `buf`, is the input or a view of it: a member of the in-place
+    group that owns `buf`. Only then is it the caller's tensor, or that view of it (`caller_view`). Other tensors over
+    the storage are arrays of their own, as without jit: a computed value the schedule left on the input's storage
+    (x * 1 is x), or a view of a pad of the input (a pad is a new array, np.pad, with its own group)."""
+    return value._group is not None and value._group.buffer is buf
 
 
 def caller_view(caller: Tensor, chain: list[tuple[Ops, Any]]) -> Tensor | None:

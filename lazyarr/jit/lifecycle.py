@@ -21,7 +21,7 @@ from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
 from lazyarr.helpers import JitError, env_flag, flag, open_contexts
-from lazyarr.jit.capture import Capture, CapturedProgram, caller_view
+from lazyarr.jit.capture import Capture, CapturedProgram, caller_view, views_input
 from lazyarr.kernels import realize
 from lazyarr.kernels.device import Buffer
 
@@ -426,6 +426,8 @@ def _unswap(out: Any, tensors: list[Tensor], replaced: dict[int, Tensor], own: d
                 return v
             i = by_buffer[id(base.arg)]
             t = tensors[i]
+            if not views_input(v, base.arg):  # an array of its own over the copy's storage, as without jit
+                return v
             if (view := caller_view(t, [(mv.op, mv.arg) for mv in reversed(chain)])) is not None:
                 return view
             if i not in own:  # a copy of a view input, under movement ops not taken from its shape: stays a copy

@@ -728,6 +728,38 @@ def test_a_returned_input_or_view_of_one_is_the_callers_tensor_on_every_call() -
         assert b.numpy()[0, 1] == -5
 
 
+def test_returned_arrays_over_an_inputs_storage_that_view_no_input_are_not_the_callers_tensor() -> None:
+    """Only the input, or a view of it, is the caller's tensor (or that view of it). A computed value the schedule
+    leaves on the input's storage (x * 1 is x) and a view of a pad of the input (a pad is a new array, np.pad) are
+    arrays of their own, as without jit: writes to the caller's tensor do not reach them, nor theirs the caller's."""
+    for body in (lambda t: ((t * 2).sum(), t * 1), lambda t: ((t * 2).sum(), t.reshape(16) * 1)):
+        f = lazyarr.jit(body)
+        for _ in range(4):  # eager, capture, replays
+            x = arr(4, 4)
+            a = Tensor(x.copy())
+            _, y = f(a)
+            assert y is not a
+            a += 1
+            np.testing.assert_array_equal(y.numpy(), body(Tensor(x))[1].numpy())
+            y[0] = 7
+            np.testing.assert_array_equal(a.numpy(), x + 1)
+    cases = [(lambda t: t.pad(((1, 1), (0, 0)))[1:], lambda x: np.pad(x, ((1, 1), (0, 0)))[1:]),
+             (lambda t: t.pad(((1, 0), (0, 1))).T, lambda x: np.pad(x, ((1, 0), (0, 1))).T)]
+    for view, ref in cases:
+        f = lazyarr.jit(lambda t, view=view: ((t * 2).sum(), view(t)))
+        for _ in range(4):  # eager, capture, replays
+            x = arr(2, 4)
+            a = Tensor(x.copy())
+            _, p = f(a)
+            p[0:1] += 100  # a write through a view of the returned pad...
+            want = ref(x)
+            want[0:1] += 100
+            np.testing.assert_allclose(p.numpy(), want, rtol=1e-6)  # ...reaches the pad...
+            np.testing.assert_array_equal(a.numpy(), x)  # ...and not the caller's tensor
+            a += 1  # nor does a write to the caller's tensor reach the pad
+            np.testing.assert_allclose(p.numpy(), want, rtol=1e-6)
+
+
 def test_replay_of_small_matmuls_caps_blas_threads_and_restores_them() -> None:
     threadpoolctl = pytest.importorskip("threadpoolctl")
     f = lazyarr.jit(lambda a, b: (a @ b).relu())

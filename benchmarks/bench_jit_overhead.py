@@ -4,7 +4,8 @@ whole jitted call of `x + 1` on 16 floats, side by side with NumPy's `x + 1` (th
 Run: `python benchmarks/bench_jit_overhead.py [--repeat 200]`. Times are the minimum over `repeat` samples of a
 batch of calls (the minimum filters out preemption on a shared machine). "driver" is the default replay (one native
 call per replay); "loop" is `LAZYARR_JIT=2` (a Python loop over the captured launches); "eager" runs without jit.
-Goals: replay overhead < 0.2 us per kernel; the whole `x + 1` call < 3 us.
+Goals: replay overhead < 0.2 us per kernel; the whole `x + 1` call < 3 us. Also timed: whole calls returning a 2-D
+result and a 0-d sum (views of their output storage).
 """
 
 from __future__ import annotations
@@ -71,6 +72,10 @@ def main() -> None:
 
     add_one = la.jit(lambda t: t + 1)
     t_call = min_time(lambda: add_one(x), args.repeat)
+    # results that are views of the output storage: a 2-D result, a reduction's 0-d result
+    m = Tensor(np.arange(2560, dtype=np.float32).reshape(256, 10)).realize()
+    twice, total = la.jit(lambda t: t * 2), la.jit(lambda t: t.sum())
+    t_2d, t_sum = min_time(lambda: twice(m), args.repeat), min_time(lambda: total(x), args.repeat)
 
     print(f"@lazyarr.jit replay overhead, 16 float32 per kernel, min of {args.repeat} batches")
     print(f"{'variant':<10}{'1 kernel us':>14}{'50 kernels us':>15}{'per kernel us':>15}")
@@ -79,6 +84,8 @@ def main() -> None:
         print(f"{mode:<10}{t1 * 1e6:>14.2f}{t50 * 1e6:>15.2f}{(t50 - t1) / 49 * 1e6:>15.3f}")
     print(f"whole jitted call of x + 1 (16 float32): {t_call * 1e6:.2f} us;  numpy x + 1: {t_numpy * 1e6:.2f} us "
           f"(ratio {t_call / t_numpy:.1f})")
+    print(f"whole jitted call of t * 2 (256x10 float32): {t_2d * 1e6:.2f} us;  of x.sum() (16 float32): "
+          f"{t_sum * 1e6:.2f} us")
 
 
 if __name__ == "__main__":

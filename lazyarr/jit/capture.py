@@ -89,6 +89,9 @@ class _Leaf:
     chain: list[tuple[Ops, Any]]
     device: str
     view: bool = False
+    # a fixed tensor (closure or `self` state): the returned tensor itself (weakly) and the in-place group it belongs to
+    owner: Any = None
+    group: Any = None
 
 
 @dataclass
@@ -191,7 +194,7 @@ class CapturedProgram:
                 if value.requires_grad and out_pos[id(buf)] not in self.grad_outs:
                     self.grad_outs.append(out_pos[id(buf)])
                 return _Leaf(_OUTPUT, out_pos[id(buf)], None, ops, value.device)
-            return _Leaf(_FIXED, 0, value.uop, [], value.device)
+            return _Leaf(_FIXED, 0, value.uop, [], value.device, owner=weakref.ref(value), group=value._group)
         if isinstance(value, (tuple, list)):
             items = [self._template(v, input_pos, created, out_pos) for v in value]
             return tuple(items) if isinstance(value, tuple) else _ListOf(items)
@@ -204,9 +207,12 @@ class CapturedProgram:
         """The return value of a replay: its template with this replay's inputs and outputs. `callers`: the caller's
         input tensors; a returned input, or a view of one, is made of the caller's tensor (`caller_view`)."""
         if isinstance(t, _Leaf):
-            if t.kind == _FIXED:
+            if t.kind == _FIXED:  # state the body reads (a weight, say): as without jit, that tensor or a view of it
                 assert t.base is not None
-                return Tensor(t.base, device=t.device)
+                if (same := t.owner()) is not None and same.uop is t.base:
+                    return same
+                group = t.group if t.group is not None and _in_group(t.base, t.group) else None
+                return _owned(Tensor(t.base, device=t.device), group) if group else Tensor(t.base, device=t.device)
             if t.kind == _INPUT:
                 if callers is not None and t.view and (view := caller_view(callers[t.index], t.chain)) is not None:
                     return view
@@ -516,6 +522,13 @@ def caller_view(caller: Tensor, chain: list[tuple[Ops, Any]]) -> Tensor | None:
     for op, arg in ops:
         u = UOp(op, u.dtype, (u,), arg)
     return caller._new(u)
+
+
+def _in_group(u: UOp, group: Any) -> bool:
+    """Whether `u` still views the storage `group` owns (its base unchanged since the capture: the storage was written
+    in place, not replaced), so a tensor of it belongs in that group: writes through it reach the group's members."""
+    base = strip_movement(u)[1]
+    return group.buffer is not None and base.op is Ops.BUFFER and base.arg is group.buffer and group.base is base
 
 
 def _pads(chain: list[tuple[Ops, Any]]) -> bool:

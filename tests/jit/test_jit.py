@@ -760,6 +760,34 @@ def test_returned_arrays_over_an_inputs_storage_that_view_no_input_are_not_the_c
             np.testing.assert_allclose(p.numpy(), want, rtol=1e-6)
 
 
+def test_returned_state_tensors_are_the_state_itself_as_without_jit() -> None:
+    """A jitted body that returns state it reads through a closure (a weight, a view of it, state it updates in place)
+    returns that tensor, or a view of it in its in-place group, on replays too: writes through the results reach the
+    state, as without jit."""
+
+    def run(jit: bool) -> list[np.ndarray]:
+        w = Tensor(np.array([1.0, -1.0, 0.0, 0.0], np.float32))
+        acc = Tensor(np.zeros(4, np.float32))
+
+        def body(x: Tensor) -> tuple[Tensor, ...]:
+            acc.assign(acc + x)
+            return x + w, w, w[1:], acc
+
+        f = lazyarr.jit(body) if jit else body
+        seen = []
+        for k in range(5):
+            s, same, tail, total = f(Tensor(np.full(4, k, np.float32)))
+            if jit and k >= 2:
+                assert same is w and total is acc
+            same *= 2
+            tail += 1
+            seen += [s.numpy(), w.numpy().copy(), tail.numpy(), total.numpy()]
+        return seen
+
+    for got, want in zip(run(True), run(False)):
+        np.testing.assert_array_equal(got, want)
+
+
 def test_replay_of_small_matmuls_caps_blas_threads_and_restores_them() -> None:
     threadpoolctl = pytest.importorskip("threadpoolctl")
     f = lazyarr.jit(lambda a, b: (a @ b).relu())

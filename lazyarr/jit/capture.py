@@ -47,6 +47,9 @@ class Capture:
         self.name = name
         self.items: list[ExecItem] = []
         self.existing = existing
+        # the tensors alive before the call (weakly, by id): a returned one is state (a closure's or self's tensor),
+        # which replays return as itself; a tensor the body makes is a new object on every call, as without jit
+        self.tensors = dict(all_tensors.refs)
         self.written: set[int] = set()
         self.initial: dict[int, np.ndarray] = {}  # a new buffer's contents before a launch first wrote part of it
         self.thread = threading.get_ident()
@@ -89,7 +92,8 @@ class _Leaf:
     chain: list[tuple[Ops, Any]]
     device: str
     view: bool = False
-    # a fixed tensor (closure or `self` state): the returned tensor itself (weakly) and the in-place group it belongs to
+    # a fixed tensor: the state tensor itself (weakly; None for a tensor the body made) and the in-place group it
+    # belongs to
     owner: Any = None
     group: Any = None
 
@@ -111,7 +115,8 @@ class CapturedProgram:
     """
 
     def __init__(self, name: str, inputs: list[Buffer | None], items: list[ExecItem], created: dict[int, Buffer],
-                 result: Any, initial: dict[int, np.ndarray] | None = None) -> None:
+                 result: Any, initial: dict[int, np.ndarray] | None = None,
+                 before: dict[int, Any] | None = None) -> None:
         if not items:
             raise JitError(f"@lazyarr.jit captured no kernel launches in {name}: there is nothing to replay (a "
                            "function that only reshapes or returns its inputs, or computes nothing). Call it without "
@@ -126,7 +131,9 @@ class CapturedProgram:
         self.out_specs: list[tuple[int, Any, str]] = []
         self.grad_outs: list[int] = []  # outputs that required grad when captured: a replay marks them (no graph)
         out_pos: dict[int, int] = {}
+        self.before = before or {}  # `Capture.tensors`: only while the template is made
         self.template = self._template(result, input_pos, created, out_pos)
+        del self.before
         # outputs whose first write was partial start every replay from their contents before it
         initial = initial or {}
         self.out_initial: list[np.ndarray | None] = [None] * len(self.out_specs)
@@ -194,7 +201,13 @@ class CapturedProgram:
                 if value.requires_grad and out_pos[id(buf)] not in self.grad_outs:
                     self.grad_outs.append(out_pos[id(buf)])
                 return _Leaf(_OUTPUT, out_pos[id(buf)], None, ops, value.device)
-            return _Leaf(_FIXED, 0, value.uop, [], value.device, owner=weakref.ref(value), group=value._group)
+            # only a tensor that existed before the call is state: one the body made (w[1:], w.pad(...), w * 1 left
+            # on w's storage) is a new tensor on every call without jit, so a replay must not hand back the captured
+            # call's object (kept by the caller, it would be the replay's result too, and writes to one reach both)
+            ref = self.before.get(id(value))
+            state = ref is not None and ref() is value
+            return _Leaf(_FIXED, 0, value.uop, [], value.device, owner=weakref.ref(value) if state else None,
+                         group=value._group)
         if isinstance(value, (tuple, list)):
             items = [self._template(v, input_pos, created, out_pos) for v in value]
             return tuple(items) if isinstance(value, tuple) else _ListOf(items)
@@ -209,7 +222,7 @@ class CapturedProgram:
         if isinstance(t, _Leaf):
             if t.kind == _FIXED:  # state the body reads (a weight, say): as without jit, that tensor or a view of it
                 assert t.base is not None
-                if (same := t.owner()) is not None and same.uop is t.base:
+                if t.owner is not None and (same := t.owner()) is not None and same.uop is t.base:
                     return same
                 group = t.group if t.group is not None and _in_group(t.base, t.group) else None
                 return _owned(Tensor(t.base, device=t.device), group) if group else Tensor(t.base, device=t.device)

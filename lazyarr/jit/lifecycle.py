@@ -215,7 +215,8 @@ class Jit(Generic[R]):
         cap = Capture(self.name, _live_buffers())
         try:
             out = self._run(args, kwargs, cap)
-            self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.created(), out, cap.initial)
+            self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.created(), out, cap.initial,
+                                                     cap.tensors)
         finally:  # in-place writes to the copies reach the caller's tensors
             _write_back(tensors, replaced, {i for i in replaced if id(bufs[i]) in cap.written})
             _restore_grads(tensors, replaced)

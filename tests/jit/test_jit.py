@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from typing import Any
 
 import numpy as np
 import pytest
@@ -786,6 +787,31 @@ def test_returned_state_tensors_are_the_state_itself_as_without_jit() -> None:
 
     for got, want in zip(run(True), run(False)):
         np.testing.assert_array_equal(got, want)
+
+
+def test_returned_tensors_the_body_makes_over_state_are_new_objects_on_every_replay() -> None:
+    """A tensor the body makes over state's storage (a view w[1:], a pad w.pad(...) that is still a view of w's
+    storage, w * 1 left on it) is a new tensor on every call without jit: a replay must not return the capture's
+    object again, or a write through one call's result reaches another call's result (a pad and w * 1 are arrays of
+    their own)."""
+    rets = {"slice": lambda w: w[1:], "pad": lambda w: w.pad(((1, 1),)), "times one": lambda w: w * 1,
+            "transpose": lambda w: w.reshape(2, 2).T}
+
+    def run(jit: bool, ret: Any) -> list[np.ndarray]:
+        w = Tensor(np.arange(4, dtype=np.float32))
+
+        def body(x: Tensor) -> tuple[Tensor, Tensor]:
+            return x + w, ret(w)
+
+        f = lazyarr.jit(body) if jit else body
+        results = [f(Tensor(np.full(4, k, np.float32)))[1] for k in range(4)]
+        assert results[2] is not results[1] and results[3] is not results[2]
+        results[2] += 10
+        return [r.numpy() for r in results] + [w.numpy()]
+
+    for name, ret in rets.items():
+        for got, want in zip(run(True, ret), run(False, ret)):
+            np.testing.assert_array_equal(got, want, err_msg=name)
 
 
 def test_replay_of_small_matmuls_caps_blas_threads_and_restores_them() -> None:

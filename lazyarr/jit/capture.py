@@ -131,9 +131,7 @@ class CapturedProgram:
         self.out_specs: list[tuple[int, Any, str]] = []
         self.grad_outs: list[int] = []  # outputs that required grad when captured: a replay marks them (no graph)
         out_pos: dict[int, int] = {}
-        self.before = before or {}  # `Capture.tensors`: only while the template is made
-        self.template = self._template(result, input_pos, created, out_pos)
-        del self.before
+        self.template = self._template(result, input_pos, created, out_pos, before or {})
         # outputs whose first write was partial start every replay from their contents before it
         initial = initial or {}
         self.out_initial: list[np.ndarray | None] = [None] * len(self.out_specs)
@@ -186,8 +184,9 @@ class CapturedProgram:
         self.tally = new_tally(self.n_kernels, self.bytes_moved, self.flops, self.lock)  # _replay_single's counts
 
     # ---- the return value ----
-    def _template(self, value: Any, input_pos: dict[int, int], created: dict[int, Buffer],
-                  out_pos: dict[int, int]) -> Any:
+    def _template(self, value: Any, input_pos: dict[int, int], created: dict[int, Buffer], out_pos: dict[int, int],
+                  before: dict[int, Any]) -> Any:
+        """The replay template of returned `value`; `before`: the tensors alive before the call (`Capture.tensors`)."""
         if isinstance(value, Tensor):
             chain, base = strip_movement(value.uop)
             ops = [(mv.op, mv.arg) for mv in reversed(chain)]
@@ -204,15 +203,15 @@ class CapturedProgram:
             # only a tensor that existed before the call is state: one the body made (w[1:], w.pad(...), w * 1 left
             # on w's storage) is a new tensor on every call without jit, so a replay must not hand back the captured
             # call's object (kept by the caller, it would be the replay's result too, and writes to one reach both)
-            ref = self.before.get(id(value))
+            ref = before.get(id(value))
             state = ref is not None and ref() is value
             return _Leaf(_FIXED, 0, value.uop, [], value.device, owner=weakref.ref(value) if state else None,
                          group=value._group)
         if isinstance(value, (tuple, list)):
-            items = [self._template(v, input_pos, created, out_pos) for v in value]
+            items = [self._template(v, input_pos, created, out_pos, before) for v in value]
             return tuple(items) if isinstance(value, tuple) else _ListOf(items)
         if isinstance(value, dict):
-            return _DictOf({k: self._template(v, input_pos, created, out_pos) for k, v in value.items()})
+            return _DictOf({k: self._template(v, input_pos, created, out_pos, before) for k, v in value.items()})
         return _Const(value)
 
     def _rebuild(self, t: Any, ins: list[Buffer | None], outs: list[list[Any]],

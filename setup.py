@@ -11,7 +11,7 @@ setup(
     packages=find_packages(include=["lazyarr", "lazyarr.*"]),
     package_data={"lazyarr.kernels": ["helper_ir/*.ll", "helper_ir/manifest.json"]},
     python_requires=">=3.10",
-    install_requires=["numpy>=1.26", "numba>=0.60"],
+    install_requires=["numpy>=1.26", "numba>=0.60", "threadpoolctl>=3.1"],
     extras_require={
         "test": ["pytest>=8", "hypothesis>=6.100", "pytest-benchmark>=4", "pytest-timeout>=2.3", "pytest-xdist>=3.5",
                  "nvidia-cuda-nvrtc-cu12==12.9.86", "safetensors>=0.4", "ruff>=0.5", "scipy>=1.10"],

@@ -54,8 +54,8 @@ FLAGS: dict[str, Flag] = {
              "driver per replay); 2: replay with a Python loop over the captured launches."),
         Flag("JIT_SPLIT", int, 1, "1: a replay runs big parallel kernels threaded, between batched drivers; 0: every "
              "kernel inside the driver, single-threaded."),
-        Flag("JIT_BLAS_THREADS", int, 1, "Threads BLAS may use during a CPU jit replay whose matmuls are all small "
-             "(under 2**25 flops each; needs threadpoolctl); 0: leave BLAS's own thread count."),
+        Flag("SMALL_BLAS_THREADS", int, 1, "Threads BLAS may use while an eager realisation or a CPU jit replay runs "
+             "matmuls that are all small (under 2**25 flops each); 0: leave BLAS's own thread count."),
         Flag("JIT_PARALLEL_MIN", int, 1 << 22, "Work a kernel in a jit replay must have before it is split across "
              "threads: elements times arithmetic ops per element (at least the elements; elements alone for a BLAS "
              "kernel). A split hands work to threads through Python, ~0.1 ms on a busy machine, and breaks the "

@@ -31,7 +31,6 @@ from lazyarr.graph.uop import UOp
 from lazyarr.helpers import JitError, flag
 from lazyarr.kernels import runtime_numba
 from lazyarr.kernels.device import Buffer
-from lazyarr.kernels.lower import Gemm, Loop
 from lazyarr.kernels.realize import CompiledKernel, ExecItem
 from lazyarr.kernels.stats import COUNTERS, new_tally
 
@@ -272,7 +271,7 @@ class CapturedProgram:
         for kernel, slots in launches:
             low = kernel.lowered
             work += low.work
-            cost = low.work if _has_gemm(low.program.body) else max(low.work, low.flops)  # a transcendental is 1
+            cost = low.work if low.calls_blas else max(low.work, low.flops)  # a transcendental is 1
             if threads > 1 and low.program.parallel and min(threads, low.outer_size) > 1 and cost >= split_min:
                 if run:
                     self.segments.append(batch_numba.Driver(run, slot_info))
@@ -283,10 +282,9 @@ class CapturedProgram:
                                           low.outer_size))
         if run:
             self.segments.append(batch_numba.Driver(run, slot_info))
-        gemm_flops = [k.lowered.flops for k, _ in launches if _has_gemm(k.lowered.program.body)]
-        self.gemm_kernels = len(gemm_flops)
-        if gemm_flops and max(gemm_flops) < SMALL_GEMM_FLOPS:
-            self.blas_cap = flag("JIT_BLAS_THREADS")
+        self.gemm_kernels = sum(k.lowered.calls_blas for k, _ in launches)
+        if runtime_numba.small_gemms([k.lowered for k, _ in launches]):
+            self.blas_cap = flag("SMALL_BLAS_THREADS")
         self.fixed_arrays = [b.kernel_array() for b in self.fixed]  # held: the driver keeps raw pointers to them
         for i, b in enumerate(self.fixed):
             self.table[self.n_changing + i] = b.address()
@@ -479,12 +477,6 @@ class CapturedProgram:
         COUNTERS.flops -= self.flops
 
 
-SMALL_GEMM_FLOPS = 1 << 25  # a replay whose matmuls are all smaller runs BLAS on `JIT_BLAS_THREADS` threads
-
-
-def _has_gemm(body: list[Any]) -> bool:
-    """Whether a lowered kernel's statements call BLAS (a `Gemm`, possibly inside batch loops)."""
-    return any(isinstance(st, Gemm) or (isinstance(st, Loop) and _has_gemm(st.body)) for st in body)
 _new_tensor = Tensor.__new__
 _ref = weakref.ref
 sets_acquire, sets_release = SETS_LOCK.acquire, SETS_LOCK.release

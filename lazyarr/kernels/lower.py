@@ -164,6 +164,15 @@ class Lowered:
         every launch of this kernel passes them)."""
         return [*self.int_args, *self.float_args]
 
+    @functools.cached_property
+    def calls_blas(self) -> bool:
+        """Whether the kernel's statements call BLAS (a `Gemm`, possibly inside batch loops)."""
+        return _has_gemm(self.program.body)
+
+
+def _has_gemm(body: list[Stmt]) -> bool:
+    return any(isinstance(st, Gemm) or (isinstance(st, Loop) and _has_gemm(st.body)) for st in body)
+
 
 def view_stack(chain: list[UOp], base_shape: tuple[int, ...]) -> list[View]:
     """Views (bottom first) that `chain` (movement ops, top-down) makes of a contiguous `base_shape`."""

@@ -170,16 +170,25 @@ class Plan:
     schedule: Schedule
     kernels: list[CompiledKernel]
     launches: list[tuple[CompiledKernel, tuple[int, ...]]] = field(init=False)
+    small_gemms: bool = field(init=False)
 
     def __post_init__(self) -> None:
         self.launches = [(k, item.bufs) for k, item in zip(self.kernels, self.schedule.items)]
+        # its matmuls are all small: BLAS runs them on SMALL_BLAS_THREADS threads (waking OpenBLAS's other threads
+        # for a small product costs more than it saves, and a spinning one slows the next kernel's threads)
+        self.small_gemms = runtime_numba.small_gemms([k.lowered for k in self.kernels])
 
     def run(self, inputs: list[Buffer], device: str) -> list[UOp]:
         """Launch the kernels on `inputs` (and new buffers on `device`); returns each root's value over BUFFERs."""
         bufs = [Buffer(b.size, b.dtype, device) if isinstance(b, NewBuffer) else inputs[b]
                 for b in self.schedule.buffers]
-        for kernel, slots in self.launches:
-            ExecItem(kernel, [bufs[i] for i in slots]).run()
+        if self.small_gemms and (cap := flag("SMALL_BLAS_THREADS")) > 0:
+            with runtime_numba.blas_threads(cap):
+                for kernel, slots in self.launches:
+                    ExecItem(kernel, [bufs[i] for i in slots]).run()
+        else:
+            for kernel, slots in self.launches:
+                ExecItem(kernel, [bufs[i] for i in slots]).run()
         return [_substitute(r, bufs) for r in self.schedule.results]
 
 

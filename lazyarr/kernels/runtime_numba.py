@@ -249,7 +249,8 @@ _blas_libs: list[Any] | None = None
 
 
 def _blas_controllers() -> list[Any]:
-    """threadpoolctl's controllers of the loaded BLAS libraries (none without threadpoolctl, an optional package)."""
+    """threadpoolctl's controllers of the BLAS libraries loaded at the first call (none if threadpoolctl, a dependency,
+    is missing)."""
     global _blas_libs
     if _blas_libs is None:
         try:
@@ -263,11 +264,21 @@ def _blas_controllers() -> list[Any]:
     return _blas_libs
 
 
+# a launch sequence whose matmuls all take fewer flops runs BLAS on `SMALL_BLAS_THREADS` threads
+SMALL_GEMM_FLOPS = 1 << 25
+
+
+def small_gemms(kernels: list[Any]) -> bool:
+    """Whether some of these `Lowered` kernels call BLAS and every one that does is small (< SMALL_GEMM_FLOPS)."""
+    flops = [low.flops for low in kernels if low.calls_blas]
+    return bool(flops) and max(flops) < SMALL_GEMM_FLOPS
+
+
 class blas_threads:  # noqa: N801 (used like a function: `with blas_threads(1): ...`)
     """Cap the threads of every loaded BLAS library at `n` inside the block, then restore each one's own count.
 
     Small matmuls run faster on one thread (OpenBLAS wakes its threads for any but the smallest, and on a busy
-    machine a thread it waits for can cost milliseconds). Needs threadpoolctl; without it, does nothing."""
+    machine a thread it waits for can cost milliseconds). Through threadpoolctl; without it, does nothing."""
 
     def __init__(self, n: int) -> None:
         self.n = n

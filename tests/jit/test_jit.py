@@ -815,7 +815,7 @@ def test_returned_tensors_the_body_makes_over_state_are_new_objects_on_every_rep
 
 
 def test_replay_of_small_matmuls_caps_blas_threads_and_restores_them() -> None:
-    threadpoolctl = pytest.importorskip("threadpoolctl")
+    import threadpoolctl
     f = lazyarr.jit(lambda a, b: (a @ b).relu())
     a, b = arr(8, 4), arr(4, 6)
     f(Tensor(a), Tensor(b))  # the first matmul loads SciPy's BLAS (Numba calls BLAS through it)

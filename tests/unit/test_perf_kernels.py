@@ -442,6 +442,33 @@ def test_blas_flag_changed_in_process_takes_effect(monkeypatch) -> None:  # noqa
         np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.skipif(not runtime_numba.blas_available(), reason="no BLAS for matmul kernels")
+def test_eager_small_matmuls_run_blas_on_small_blas_threads_and_restore_it(monkeypatch) -> None:  # noqa: ANN001
+    # waking OpenBLAS's other threads for a small product costs more than it saves, and on a 2-core machine one
+    # left spinning slows the next kernel's threads: an eager realisation whose matmuls are all under 2**25 flops
+    # runs them on SMALL_BLAS_THREADS threads, then gives BLAS its own count back; a large one is left alone
+    import threadpoolctl
+
+    from lazyarr.kernels import realize
+
+    def blas_counts() -> list[int]:
+        return [c.num_threads for c in threadpoolctl.ThreadpoolController().lib_controllers if c.user_api == "blas"]
+
+    seen: list[list[int]] = []
+    execute = realize.ExecItem.execute
+    monkeypatch.setattr(realize.ExecItem, "execute", lambda self: (seen.append(blas_counts()), execute(self)))
+    (Tensor(np.ones((4, 4), np.float32)) @ Tensor(np.ones((4, 4), np.float32))).realize()  # BLAS loaded
+    before = blas_counts()
+    small = (rng.standard_normal((64, 48)).astype(np.float32), rng.standard_normal((48, 32)).astype(np.float32))
+    large = (rng.standard_normal((256, 256)).astype(np.float32), rng.standard_normal((256, 256)).astype(np.float32))
+    for (a, b), cap, want in ((small, 1, [min(n, 1) for n in before]), (small, 0, before), (large, 1, before)):
+        seen.clear()
+        with Context(SMALL_BLAS_THREADS=cap):
+            out = ((Tensor(a) @ Tensor(b)) + 1).relu().numpy()
+        np.testing.assert_allclose(out, np.maximum(a @ b + 1, 0), rtol=1e-5, atol=1e-4)
+        assert seen == [want] and blas_counts() == before
+
+
 def test_batch_of_rows_times_a_matrix_is_one_blas_product_with_its_epilogue() -> None:
     # (b, n, k) @ (k, m) folds the batch into rows, as torch does: one gemm and the bias/relu after it in one kernel
     # (as a batch against a broadcast matrix it was a loop kernel, 4x slower than NumPy at (8, 256, 512) @ (512, 512))

@@ -101,13 +101,16 @@ all_tensors = IdentitySet()  # every live Tensor, so a realised graph can repoin
 
 
 class _Group:
-    """One array: `base` and the live tensors viewing it; `buffer` is the storage it owns and writes in place."""
+    """One array: `base` and the live tensors viewing it; `buffer` is the storage it owns and writes in place.
+    `origin`: set on a contiguous copy that stands in for a view (`stand_in_for`), to judge its members' views as
+    the same movements of the original would be judged."""
 
-    __slots__ = ("base", "buffer", "members")
+    __slots__ = ("base", "buffer", "members", "origin")
 
     def __init__(self, base: UOp, buffer: Buffer | None = None) -> None:
         self.base, self.buffer = base, buffer
         self.members = IdentitySet()
+        self.origin: tuple[tuple[tuple[Ops, Any], ...], tuple[tuple[Ops, Any], ...], tuple[int, ...]] | None = None
 
 
 def group_of(t: Tensor) -> _Group:
@@ -173,9 +176,29 @@ def _on(chain: list[UOp], base: UOp) -> UOp:
     return base
 
 
-def _kind(chain: list[UOp], base: UOp) -> str:
-    """'view' (writable), 'broadcast' (a read-only view) or 'copy' (NumPy would have copied) for a member's chain."""
-    return _kind_of(tuple((mv.op, mv.arg) for mv in chain), base.shape)
+def _kind(chain: list[UOp], g: _Group) -> str:
+    """'view' (writable), 'broadcast' (a read-only view) or 'copy' (NumPy would have copied) for the chain of a member
+    of `g` over `g.base`. In a stand-in's group (`stand_in_for`), a movement of the stand-in is judged as that
+    movement of the original tensor: a reshape that merges a transpose's axes is a copy there, as without the
+    stand-in (the stand-in itself is the original's view: writes to it go back to the original)."""
+    ops = tuple((mv.op, mv.arg) for mv in chain)
+    if g.origin is not None:
+        top, original, shape = g.origin
+        above = len(ops) - len(top)
+        if above > 0 and ops[above:] == top:
+            return _kind_of(ops[:above] + original, shape)
+    return _kind_of(ops, g.base.shape)
+
+
+def stand_in_for(copy: Tensor, original: Tensor) -> None:
+    """Make `copy` (a contiguous copy of the view `original`, run in its place: a jit capture's input) judge views of
+    itself as views of `original` would be judged (`_kind`)."""
+    g = group_of(original)
+    below = _chain_over(original.uop, g.base)
+    mine = group_of(copy)
+    top = _chain_over(copy.uop, mine.base)
+    if below is not None and top is not None:
+        mine.origin = (tuple((mv.op, mv.arg) for mv in top), tuple((mv.op, mv.arg) for mv in below), g.base.shape)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -194,7 +217,7 @@ def _settle(t: Tensor) -> tuple[_Group, str]:
     """`t`'s group and how `t` views it; a tensor that is really a copy leaves to become an array of its own."""
     g = group_of(t)
     chain = _chain_over(t.uop, g.base)
-    kind = "copy" if chain is None else _kind(chain, g.base)
+    kind = "copy" if chain is None else _kind(chain, g)
     if kind == "copy":
         g.members.discard(t)
         t._group = None
@@ -209,7 +232,7 @@ def _repoint(g: _Group, new_base: UOp) -> None:
     for m in list(g.members):
         if m.uop not in moved:
             chain = _chain_over(m.uop, old)
-            moved[m.uop] = None if chain is None or _kind(chain, old) == "copy" else _on(chain, new_base)
+            moved[m.uop] = None if chain is None or _kind(chain, g) == "copy" else _on(chain, new_base)
         new = moved[m.uop]
         if new is None:
             g.members.discard(m)

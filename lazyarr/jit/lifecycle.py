@@ -15,7 +15,15 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from lazyarr.frontend.inplace import RECENT_CAP, is_realized, join_views, own_buffer, pending_writes, recent
+from lazyarr.frontend.inplace import (
+    RECENT_CAP,
+    is_realized,
+    join_views,
+    own_buffer,
+    pending_writes,
+    recent,
+    stand_in_for,
+)
 from lazyarr.frontend.tensor import Tensor, all_tensors
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
@@ -359,6 +367,7 @@ def _prepare_inputs(tensors: list[Tensor]) -> tuple[list[Buffer | None], dict[in
                 b = base.arg
             else:
                 copy = t.clone().realize()
+                stand_in_for(copy, t)
                 replaced[i] = copy
                 b = _plain_buffer(copy)
                 assert b is not None

@@ -931,3 +931,42 @@ def test_inputs_that_require_grad_run_eagerly() -> None:
         for _ in range(5):
             step(w)
     np.testing.assert_allclose(w.numpy(), np.full(3, 0.8**5, np.float32), rtol=1e-5)
+
+
+def test_view_inputs_see_the_view_semantics_of_the_tensor_passed() -> None:
+    # a view input runs as a contiguous copy that stands in for it: a movement of the copy must be a view or a copy
+    # as that movement of the caller's tensor is (a reshape merging a transpose's axes is a copy: writing to it must
+    # not reach the caller's base, as it did through the copy's write-back), and writes to the input itself, or to
+    # a true view of it, still reach the base
+    def through_reshape(x: Tensor) -> Tensor:
+        y = x.reshape(-1)
+        y += 1
+        return y * 2
+
+    def own_and_view(x: Tensor) -> Tensor:
+        x += 1
+        x.T[0] += 10
+        return x * 1
+
+    def flat_of_rows(x: Tensor) -> Tensor:
+        y = x.reshape(-1)  # rows of a C-ordered array: a view either way
+        y[1:3] = 7
+        return x + 0
+
+    views = {"transpose": lambda b: b.T, "columns": lambda b: b[:, 1:], "rows": lambda b: b[1:],
+             "step": lambda b: b[:, ::2]}
+    for body in (through_reshape, own_and_view, flat_of_rows):
+        for name, view in views.items():
+            results = {}
+            for jit in (False, True):
+                f = lazyarr.jit(body) if jit else body
+                got = []
+                for k in range(4):  # eager, capture, replays
+                    base = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4) * (k + 1))
+                    x = view(base)
+                    out = f(x)
+                    got.append((out.numpy(), x.numpy(), base.numpy()))
+                results[jit] = got
+            for (a, b) in zip(results[False], results[True]):
+                for u, v in zip(a, b):
+                    np.testing.assert_array_equal(v, u, err_msg=f"{body.__name__} {name}")

@@ -284,7 +284,7 @@ class CapturedProgram:
             self.segments.append(batch_numba.Driver(run, slot_info))
         self.gemm_kernels = sum(k.lowered.calls_blas for k, _ in launches)
         if runtime_numba.small_gemms([k.lowered for k, _ in launches]):
-            self.blas_cap = flag("SMALL_BLAS_THREADS")
+            self.blas_cap = runtime_numba.small_blas_threads()
         self.fixed_arrays = [b.kernel_array() for b in self.fixed]  # held: the driver keeps raw pointers to them
         for i, b in enumerate(self.fixed):
             self.table[self.n_changing + i] = b.address()

@@ -182,7 +182,7 @@ class Plan:
         """Launch the kernels on `inputs` (and new buffers on `device`); returns each root's value over BUFFERs."""
         bufs = [Buffer(b.size, b.dtype, device) if isinstance(b, NewBuffer) else inputs[b]
                 for b in self.schedule.buffers]
-        if self.small_gemms and (cap := flag("SMALL_BLAS_THREADS")) > 0:
+        if self.small_gemms and (cap := runtime_numba.small_blas_threads()):
             with runtime_numba.blas_threads(cap):
                 for kernel, slots in self.launches:
                     ExecItem(kernel, [bufs[i] for i in slots]).run()

@@ -274,6 +274,14 @@ def small_gemms(kernels: list[Any]) -> bool:
     return bool(flops) and max(flops) < SMALL_GEMM_FLOPS
 
 
+def small_blas_threads() -> int:
+    """LAZYARR_SMALL_BLAS_THREADS: BLAS threads for small matmuls (0: BLAS's own count). ValueError when negative."""
+    n = flag("SMALL_BLAS_THREADS")
+    if n < 0:
+        raise ValueError(f"LAZYARR_SMALL_BLAS_THREADS must be 0 (leave BLAS alone) or a thread count, not {n}")
+    return n
+
+
 class blas_threads:  # noqa: N801 (used like a function: `with blas_threads(1): ...`)
     """Cap the threads of every loaded BLAS library at `n` inside the block, then restore each one's own count.
 

@@ -467,6 +467,9 @@ def test_eager_small_matmuls_run_blas_on_small_blas_threads_and_restore_it(monke
             out = ((Tensor(a) @ Tensor(b)) + 1).relu().numpy()
         np.testing.assert_allclose(out, np.maximum(a @ b + 1, 0), rtol=1e-5, atol=1e-4)
         assert seen == [want] and blas_counts() == before
+    with Context(SMALL_BLAS_THREADS=-1), pytest.raises(ValueError, match="SMALL_BLAS_THREADS"):
+        (Tensor(small[0]) @ Tensor(small[1])).realize()
+    assert blas_counts() == before
 
 
 def test_batch_of_rows_times_a_matrix_is_one_blas_product_with_its_epilogue() -> None:

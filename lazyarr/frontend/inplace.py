@@ -124,8 +124,12 @@ def group_of(t: Tensor) -> _Group:
 
 def join_views(src: Tensor, t: Tensor) -> None:
     """Record that `t` (a movement of `src`) may view `src`'s array; `_settle` checks it when a write needs to know."""
-    if (t.uop.src[0] if t.uop.op is Ops.DETACH else t.uop).op is Ops.PAD:
-        return  # padding makes a new array (np.pad)
+    # padding makes a new array (np.pad); but only a pad among the movements from `src` does: a padded tensor is
+    # itself an array (a PAD node), and its detach or alias (same shape reshape, contiguous) is a view of it
+    chain = _chain_over(t.uop, src.uop)
+    if any(mv.op is Ops.PAD for mv in chain) if chain is not None else \
+            (t.uop.src[0] if t.uop.op is Ops.DETACH else t.uop).op is Ops.PAD:
+        return
     g = group_of(src)
     g.members.add(t)
     t._group = g

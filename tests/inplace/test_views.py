@@ -107,6 +107,28 @@ def test_copies_do_not_see_writes() -> None:
     assert_matches(x, a)
 
 
+def test_views_of_a_padded_tensor_see_its_writes() -> None:
+    # a pad is a new array (np.pad), but a view of that array (its detach, a slice, a reshape) is a view of it: a
+    # write through either reaches the other (a detach or alias of the PAD node did not join its group)
+    a = DATA["float32"].copy()
+    for realised in (False, True):
+        x = Tensor(a.copy())
+        p = x.pad(((1, 0), (0, 1)))
+        if realised:
+            p.realize()
+        want = np.pad(a, ((1, 0), (0, 1)))
+        d, rows, flat = p.detach(), p[1:], p.reshape(-1)
+        d += 1
+        want += 1
+        rows[0, 0] = 50.0
+        want[1, 0] = 50.0
+        flat[3] = -4.0
+        want.reshape(-1)[3] = -4.0
+        for t, w in ((p, want), (d, want), (rows, want[1:]), (flat, want.reshape(-1))):
+            assert_matches(t, w)
+        assert_matches(x, a)  # the array padded is not the pad's
+
+
 def test_broadcast_view_is_read_only_but_sees_writes() -> None:
     x = Tensor(np.arange(3, dtype=np.float32)).realize()
     b = x.reshape(1, 3).expand(2, 3)

@@ -25,8 +25,9 @@ from lazyarr.dtypes import DType
 from lazyarr.frontend.movement import _getitem
 from lazyarr.graph.alias import all_valid, is_broadcast
 from lazyarr.graph.ops import GroupOp, Ops
-from lazyarr.graph.schedule import strip_movement, structure_key, view_stack_of
+from lazyarr.graph.schedule import chain_view, strip_movement, structure_key, view_stack_of
 from lazyarr.graph.uop import UOp, assign_storage, toposort
+from lazyarr.graph.view import View
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.realize import realize_uops
 
@@ -100,17 +101,22 @@ class IdentitySet:
 all_tensors = IdentitySet()  # every live Tensor, so a realised graph can repoint all tensors that share it
 
 
+_Ops = tuple[tuple[Ops, Any], ...]  # a movement chain (top-down) as (op, arg) pairs
+
+
 class _Group:
     """One array: `base` and the live tensors viewing it; `buffer` is the storage it owns and writes in place.
     `origin`: set on a contiguous copy that stands in for a view (`stand_in_for`), to judge its members' views as
-    the same movements of the original would be judged."""
+    the same movements of the original would be judged: (the copy's ops over its base, the original's ops over its
+    group's base, that base's shape, (the original's ops over its storage, the storage's shape) or None when it is
+    not a movement of storage)."""
 
     __slots__ = ("base", "buffer", "members", "origin")
 
     def __init__(self, base: UOp, buffer: Buffer | None = None) -> None:
         self.base, self.buffer = base, buffer
         self.members = IdentitySet()
-        self.origin: tuple[tuple[tuple[Ops, Any], ...], tuple[tuple[Ops, Any], ...], tuple[int, ...]] | None = None
+        self.origin: tuple[_Ops, _Ops, tuple[int, ...], tuple[_Ops, tuple[int, ...]] | None] | None = None
 
 
 def group_of(t: Tensor) -> _Group:
@@ -187,11 +193,33 @@ def _kind(chain: list[UOp], g: _Group) -> str:
     stand-in (the stand-in itself is the original's view: writes to it go back to the original)."""
     ops = tuple((mv.op, mv.arg) for mv in chain)
     if g.origin is not None:
-        top, original, shape = g.origin
+        top, original, shape, _ = g.origin
         above = len(ops) - len(top)
         if above > 0 and ops[above:] == top:
             return _kind_of(ops[:above] + original, shape)
     return _kind_of(ops, g.base.shape)
+
+
+def stand_in_view(t: Tensor) -> tuple[bool, View | None]:
+    """(whether `t` is a stand-in (`stand_in_for`) or a movement of one, the single View that the same movement of the
+    original tensor makes of the original's storage: None when it needs a view stack or the original is no movement
+    of storage). Layout questions (is it C-ordered, so that `contiguous()` may alias it?) must be asked of that view,
+    not of the stand-in's contiguous storage: an alias of the stand-in is written back to the caller's tensor, where
+    without jit it is a copy."""
+    g = t._group
+    if g is None or g.origin is None or (chain := _chain_over(t.uop, g.base)) is None:
+        return False, None
+    ops = _ops(chain)
+    top, _, _, storage = g.origin
+    above = len(ops) - len(top)
+    if above < 0 or ops[above:] != top:
+        return False, None
+    return True, None if storage is None else _view_of(ops[:above] + storage[0], storage[1])
+
+
+@functools.lru_cache(maxsize=4096)
+def _view_of(ops: _Ops, base_shape: tuple[int, ...]) -> View | None:
+    return chain_view(_rebuild(ops, base_shape), base_shape)
 
 
 def stand_in_for(copy: Tensor, original: Tensor) -> None:
@@ -202,19 +230,30 @@ def stand_in_for(copy: Tensor, original: Tensor) -> None:
     mine = group_of(copy)
     top = _chain_over(copy.uop, mine.base)
     if below is not None and top is not None:
-        mine.origin = (tuple((mv.op, mv.arg) for mv in top), tuple((mv.op, mv.arg) for mv in below), g.base.shape)
+        chain, storage = strip_movement(original.uop)
+        mine.origin = (_ops(top), _ops(below), g.base.shape,
+                       (_ops(chain), storage.shape) if storage.op in (Ops.BUFFER, Ops.ASSIGN) else None)
+
+
+def _ops(chain: list[UOp]) -> _Ops:
+    return tuple((mv.op, mv.arg) for mv in chain)
 
 
 @functools.lru_cache(maxsize=4096)
 def _kind_of(ops: tuple[tuple[Ops, Any], ...], base_shape: tuple[int, ...]) -> str:
-    chain, u = [], UOp(Ops.CONST, dtypes.bool_, (), False).reshape((1,) * len(base_shape)).expand(base_shape)
-    for op, arg in reversed(ops):  # rebuild the chain (top-down) over a stand-in base of the same shape
-        u = UOp(op, u.dtype, (u,), arg)
-        chain.insert(0, u)
-    stack, copied = view_stack_of(chain, base_shape)
+    stack, copied = view_stack_of(_rebuild(ops, base_shape), base_shape)
     if copied or not all_valid(stack):
         return "copy"
     return "broadcast" if is_broadcast(stack) else "view"
+
+
+def _rebuild(ops: tuple[tuple[Ops, Any], ...], base_shape: tuple[int, ...]) -> list[UOp]:
+    """The movement chain (top-down) of `ops` over a placeholder base of `base_shape`."""
+    chain, u = [], UOp(Ops.CONST, dtypes.bool_, (), False).reshape((1,) * len(base_shape)).expand(base_shape)
+    for op, arg in reversed(ops):
+        u = UOp(op, u.dtype, (u,), arg)
+        chain.insert(0, u)
+    return chain
 
 
 def _settle(t: Tensor) -> tuple[_Group, str]:

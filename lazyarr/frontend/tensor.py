@@ -27,6 +27,7 @@ from lazyarr.frontend.inplace import (
     own_buffer,
     realize_tensors,
     recent,
+    stand_in_view,
 )
 from lazyarr.frontend.movement import MovementMixin
 from lazyarr.frontend.ndarray_methods import NdarrayMethodsMixin
@@ -272,7 +273,11 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         result is an alias (writes to either are seen by both, like `np.ascontiguousarray`); see `clone` for a copy."""
         chain, base = strip_movement(self.uop)
         if base.op in (Ops.BUFFER, Ops.ASSIGN) and _c_ordered(chain_view(chain, base.shape)):
-            return self._new(self.uop)
+            # a jit capture's contiguous copy of a view input (or a view of that copy) is C-ordered, but stands for
+            # the caller's view: an alias of it would be written back to the caller where without jit it is a copy
+            stand_in, view = stand_in_view(self)
+            if not stand_in or _c_ordered(view):
+                return self._new(self.uop)
         return self._new(UOp(Ops.CONTIGUOUS, self.dtype, (self.uop,)))
 
     def clone(self) -> Tensor:

@@ -1003,3 +1003,33 @@ def test_a_view_of_a_padded_input_is_a_view_of_it() -> None:
         return (x,), [x, base]
 
     _jit_matches_eager(add_through_detach, make)
+
+
+def test_contiguous_of_a_view_input_is_a_copy_as_without_jit() -> None:
+    # a view input runs as a contiguous copy standing in for it; contiguous() of the caller's transposed (or sliced,
+    # or padded) tensor is a copy, so writing it must not reach the input nor its base (the stand-in is C-ordered,
+    # so contiguous() aliased it, and the write-back carried the write to the caller); a C-ordered view's alias
+    # (a row) still reaches them
+    def add_to_contiguous(x: Tensor) -> Tensor:
+        y = x.contiguous()
+        y += 1
+        return y
+
+    def add_to_a_row(x: Tensor) -> Tensor:
+        y = x[0].contiguous()
+        y += 1
+        return y
+
+    views = {"transpose": lambda b: b.T, "columns": lambda b: b[:, 1:], "step": lambda b: b[:, ::2],
+             "flip": lambda b: b.flip(0), "pad": lambda b: b.pad(((1, 0), (0, 1))),
+             "expand": lambda b: b[:1].expand(3, 4)}
+    for body in (add_to_contiguous, add_to_a_row):
+        for name, view in views.items():
+            if body is add_to_a_row and name == "expand":
+                continue  # a write to a broadcast input: test_inputs_that_overlap_in_storage_and_are_written_...
+            def make(k: int, view: Any = view) -> tuple[tuple[Tensor], list[Tensor]]:
+                base = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4) * (k + 1))
+                x = view(base)
+                return (x,), [x, base]
+
+            _jit_matches_eager(body, make)

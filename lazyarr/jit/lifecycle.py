@@ -105,6 +105,9 @@ class Jit(Generic[R]):
         self.captures: dict[tuple[Any, ...], CapturedProgram] = {}
         self.warmed: set[tuple[Any, ...]] = set()
         self.eager: set[tuple[Any, ...]] = set()  # signatures with an input that requires grad: always run eagerly
+        # per signature, the inputs whose storage its eager call wrote: a capture on inputs that overlap in storage
+        # must not run when the body writes them (it writes a separate copy of each: `_overlapping`)
+        self.input_writes: dict[tuple[Any, ...], set[int]] = {}
         self.memo: tuple[Any, ...] | None = None  # (shape, dtype, device, program) of the last single-Tensor replay
         self.per_instance: dict[int, Jit[R]] = {}  # id(instance) -> its Jit (removed when the instance dies)
         self.warned = False
@@ -138,6 +141,7 @@ class Jit(Generic[R]):
         self.captures.clear()
         self.warmed.clear()
         self.eager.clear()
+        self.input_writes.clear()
         self.memo = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> R:
@@ -188,6 +192,8 @@ class Jit(Generic[R]):
                 if program.writes and (recent or _watch):
                     _keep_old_values(program, plain)
                 return program.replay(plain, tensors)  # type: ignore[no-any-return]
+            if program.written_inputs and _overlapping(tensors) & set(program.written_inputs):
+                return self._overlap_eager(args, kwargs)
             bufs, replaced = _prepare_inputs(tensors)
             if program.writes and (recent or _watch):
                 _keep_old_values(program, bufs)
@@ -201,8 +207,11 @@ class Jit(Generic[R]):
             if len(self.warmed) >= self.max_captures:
                 self._warn_full()
                 return self._run(args, kwargs, None)
+            versions = [(i, b, b.version) for i, t in enumerate(tensors) if (b := _storage(t)) is not None]
             out = self._run(args, kwargs, None)
             self.warmed.add(key)
+            # (a write to storage the input's array does not own gives the array new storage instead)
+            self.input_writes[key] = {i for i, b, v in versions if b.version != v or _storage(tensors[i]) is not b}
             return out
         if any(t._requires_grad for t in tensors):
             # a replay would not set the input's .grad nor give the results an autograd graph reaching it: Python
@@ -213,6 +222,8 @@ class Jit(Generic[R]):
                           "the results an autograd graph. To jit it, pass tensors that do not require grad and reach "
                           "parameters through a closure or self.", JitWarning, stacklevel=2)
             return self._run(args, kwargs, None)
+        if _overlapping(tensors) & self.input_writes.get(key, set()):
+            return self._overlap_eager(args, kwargs)
         # the capture cannot tell which storage the body writes before it runs: every lazy reader of storage is
         # realised first (once per capture), so a write the capture records is never undone for it by a replay
         _keep_old_values(None, bufs)
@@ -248,6 +259,15 @@ class Jit(Generic[R]):
             if cap is not None:
                 realize.capturing.remove(cap)
         return out
+
+    def _overlap_eager(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Run a call eagerly whose inputs overlap in storage (views of one array) while the body writes one of them:
+        a capture or replay runs on a copy of each view input, so a write through one would not reach the others
+        (nor the reads of them that follow), and the write-backs of overlapping copies would undo one another."""
+        warnings.warn(f"@lazyarr.jit {self.name}: inputs that share storage (views of one array) and a body that "
+                      "writes one of them: this call runs eagerly, since a replay works on a copy of each view "
+                      "input. Pass inputs that do not overlap (or copies) to replay it.", JitWarning, stacklevel=4)
+        return self._run(args, kwargs, None)
 
     def _warn_full(self) -> None:
         if not self.warned:
@@ -378,6 +398,56 @@ def _prepare_inputs(tensors: list[Tensor]) -> tuple[list[Buffer | None], dict[in
     if len({id(b) for b in present}) != len(present):
         _refuse_duplicates(tensors, bufs)
     return bufs, replaced
+
+
+def _storage(t: Tensor) -> Buffer | None:
+    """The storage `t` is a movement of, if any (a lazy value or a constant has none)."""
+    base = strip_movement(t.uop)[1]
+    return base.arg if base.op is Ops.BUFFER and t.size else None  # type: ignore[no-any-return]
+
+
+def _overlapping(tensors: list[Tensor]) -> set[int]:
+    """The inputs (indices) that share an element of storage with another input: views of one array that overlap
+    (`base.T` and `base`, `base[:, 1:]` and `base[:, :-1]`; not `base[0]` and `base[1]`), and broadcast inputs,
+    whose elements share storage with one another (a write to `x[0]` of `b[:1].expand(3, 4)` writes `x[1]` too).
+    Costs one pass over the storage, only when two inputs view the same storage."""
+    by_storage: dict[int, list[int]] = {}
+    found: set[int] = set()
+    for i, t in enumerate(tensors):
+        if (b := _storage(t)) is not None:
+            by_storage.setdefault(id(b), []).append(i)
+            chain, base = strip_movement(t.uop)
+            view = chain_view(chain, base.shape)
+            if view is None or any(st == 0 and n > 1 for n, st in zip(view.shape, view.strides)):
+                found.add(i)
+    for idx in by_storage.values():
+        if len(idx) < 2:
+            continue
+        size = _storage(tensors[idx[0]]).size  # type: ignore[union-attr]
+        seen = [_positions(tensors[i], size) for i in idx]
+        count = np.zeros(size, np.int32)
+        for pos in seen:
+            count += pos
+        shared = count > 1
+        found.update(i for i, pos in zip(idx, seen) if (pos & shared).any())
+    return found
+
+
+def _positions(t: Tensor, size: int) -> np.ndarray:
+    """A mask of the storage elements `t` (a movement of storage of `size` elements) reads."""
+    chain, base = strip_movement(t.uop)
+    view = chain_view(chain, base.shape)
+    mask = np.zeros(size, bool)
+    if view is None:  # a view stack: take it to reach anything
+        mask[:] = True
+        return mask
+    flat = np.arange(size, dtype=np.int64)
+    pos = np.lib.stride_tricks.as_strided(flat[view.offset:], shape=view.shape,
+                                          strides=tuple(st * flat.itemsize for st in view.strides))
+    if view.mask is not None:  # padding reads nothing
+        pos = pos[tuple(slice(lo, hi) for lo, hi in view.mask)]
+    mask[pos.reshape(-1)] = True
+    return mask
 
 
 def _refuse_duplicates(tensors: list[Tensor], bufs: list[Buffer | None]) -> None:

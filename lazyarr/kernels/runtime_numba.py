@@ -286,23 +286,47 @@ class blas_threads:  # noqa: N801 (used like a function: `with blas_threads(1): 
     """Cap the threads of every loaded BLAS library at `n` inside the block, then restore each one's own count.
 
     Small matmuls run faster on one thread (OpenBLAS wakes its threads for any but the smallest, and on a busy
-    machine a thread it waits for can cost milliseconds). Through threadpoolctl; without it, does nothing."""
+    machine a thread it waits for can cost milliseconds). Through threadpoolctl; without it, does nothing.
+
+    BLAS's thread count is one setting for the whole process, while blocks run in several threads at once (eager
+    realisations, replays): the first block to open saves the counts and caps them, the last to close restores them.
+    Each block saving what it found would let one that opened inside another's cap (a smaller `n`) save the capped
+    count and restore it last, losing BLAS's own count for good."""
+
+    _lock = threading.Lock()
+    _open = 0  # blocks open now, in every thread
+    _saved: list[tuple[Any, int]] = []  # (library, its own count) as the first open block found them
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.saved: list[tuple[Any, int]] = []
 
     def __enter__(self) -> None:
-        for lib in _blas_controllers():
-            had = lib.get_num_threads()
-            if had is not None and had > self.n:
-                lib.set_num_threads(self.n)
-                self.saved.append((lib, had))
+        cls = blas_threads
+        with cls._lock:
+            if cls._open == 0:
+                try:
+                    for lib in _blas_controllers():
+                        had = lib.get_num_threads()
+                        if had is not None and had > self.n:
+                            lib.set_num_threads(self.n)
+                            cls._saved.append((lib, had))
+                except BaseException:  # no block is open: put back what was capped before the failure
+                    cls._restore()
+                    raise
+            cls._open += 1
 
     def __exit__(self, *exc: object) -> None:
-        for lib, had in self.saved:
+        cls = blas_threads
+        with cls._lock:
+            cls._open -= 1
+            if cls._open == 0:
+                cls._restore()
+
+    @staticmethod
+    def _restore() -> None:
+        saved, blas_threads._saved = blas_threads._saved, []
+        for lib, had in saved:
             lib.set_num_threads(had)
-        self.saved.clear()
 
 
 # a split kernel runs in this many chunks per thread, taken in turn by whichever thread is free

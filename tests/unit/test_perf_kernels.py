@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from typing import Any
 
 import numpy as np
 import pytest
@@ -666,3 +667,59 @@ def test_mat_c_copies_every_layout_in_c_order(rows: int, cols: int) -> None:
         got = mat_c(buf, offset, rows, cols, rs, cs)
         assert got.flags.c_contiguous, name
         np.testing.assert_array_equal(got, want, err_msg=name)
+
+
+@pytest.mark.skipif(not runtime_numba.blas_available(), reason="no BLAS for matmul kernels")
+def test_blas_thread_caps_of_several_threads_at_once_restore_blas_own_count(monkeypatch) -> None:  # noqa: ANN001
+    # BLAS's thread count is one setting for the process: a block that opened inside another thread's cap found the
+    # capped count and saved it; when it closed last, BLAS kept that count (a 4-thread BLAS left at 2 for good)
+    import threading
+
+    import threadpoolctl
+
+    from lazyarr.kernels import realize
+
+    def blas_counts() -> list[int]:
+        return [c.num_threads for c in threadpoolctl.ThreadpoolController().lib_controllers if c.user_api == "blas"]
+
+    (Tensor(np.ones((4, 4), np.float32)) @ Tensor(np.ones((4, 4), np.float32))).realize()  # BLAS loaded
+    with threadpoolctl.threadpool_limits(4, user_api="blas"):  # the user's limit: lazyarr must give it back
+        before = blas_counts()
+        outer, inner = runtime_numba.blas_threads(2), runtime_numba.blas_threads(1)
+        outer.__enter__()  # two threads' realisations, interleaved: the first opens, the second opens, first closes
+        inner.__enter__()
+        outer.__exit__(None, None, None)
+        inner.__exit__(None, None, None)
+        assert blas_counts() == before
+        execute = realize.ExecItem.execute
+        entered = threading.Barrier(3)
+
+        def slow(self: Any) -> Any:  # every thread is inside its block before any closes
+            try:
+                entered.wait(timeout=10)
+            except threading.BrokenBarrierError:
+                pass
+            return execute(self)
+
+        monkeypatch.setattr(realize.ExecItem, "execute", slow)
+        results: dict[int, bool] = {}
+
+        def work(cap: int) -> None:
+            a, b = rng.standard_normal((16, 8)).astype(np.float32), rng.standard_normal((8, 4)).astype(np.float32)
+            with Context(SMALL_BLAS_THREADS=cap):
+                results[cap] = np.allclose((Tensor(a) @ Tensor(b)).numpy(), a @ b, rtol=1e-5, atol=1e-5)
+
+        threads = [threading.Thread(target=work, args=(cap,)) for cap in (3, 1, 2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert results == {1: True, 2: True, 3: True} and blas_counts() == before
+
+        def fail(self: Any) -> Any:
+            raise RuntimeError("kernel failed")
+
+        monkeypatch.setattr(realize.ExecItem, "execute", fail)
+        with pytest.raises(RuntimeError, match="kernel failed"):
+            (Tensor(np.ones((8, 8), np.float32)) @ Tensor(np.ones((8, 8), np.float32))).realize()
+        assert blas_counts() == before

@@ -249,7 +249,7 @@ class CapturedProgram:
     def _plan(self, launches: list[tuple[CompiledKernel, list[int]]], sizes: dict[int, tuple[int, Any]],
               inputs_dtypes: list[Any]) -> None:
         self.runnable = all(k.fn is not None for k, _ in launches)
-        self.blas_cap = 0  # BLAS threads during a replay (0: BLAS's own count)
+        self.small_gemms = False  # all its matmuls are small: a replay runs BLAS on SMALL_BLAS_THREADS threads
         self.gemm_kernels = 0  # kernels that call BLAS
         self.segments: list[Any] = []  # Driver objects and _Steps, in launch order
         self.table = np.zeros(len(sizes) and max(sizes) + 1, dtype=np.int64)
@@ -283,8 +283,7 @@ class CapturedProgram:
         if run:
             self.segments.append(batch_numba.Driver(run, slot_info))
         self.gemm_kernels = sum(k.lowered.calls_blas for k, _ in launches)
-        if runtime_numba.small_gemms([k.lowered for k, _ in launches]):
-            self.blas_cap = runtime_numba.small_blas_threads()
+        self.small_gemms = runtime_numba.small_gemms([k.lowered for k, _ in launches])
         self.fixed_arrays = [b.kernel_array() for b in self.fixed]  # held: the driver keeps raw pointers to them
         for i, b in enumerate(self.fixed):
             self.table[self.n_changing + i] = b.address()
@@ -305,7 +304,7 @@ class CapturedProgram:
     def _choose_replay(self) -> None:
         """Take `_replay_single` when it applies: one driver, no BLAS thread cap, no storage written in place that
         anything outside can see, every input a buffer, and one whole new Tensor returned."""
-        fast = self.single and not self.blas_cap and not self.written_fixed and not self.written_inputs \
+        fast = self.single and not self.small_gemms and not self.written_fixed and not self.written_inputs \
             and not self.grad_outs
         if fast and self.plain_device is not None and len(self.out_specs) == 1 and self.out_initial[0] is None \
                 and len(self.input_slots) == self.n_inputs:
@@ -369,8 +368,10 @@ class CapturedProgram:
                     k = len(self.input_slots)
                     for j, e in enumerate(outs):
                         table[k + j] = e[6]
-                    if self.blas_cap:
-                        with runtime_numba.blas_threads(self.blas_cap):
+                    # read at each replay, as an eager realisation does, so a Context(SMALL_BLAS_THREADS=...) around
+                    # the call applies
+                    if self.small_gemms and (cap := runtime_numba.small_blas_threads()):
+                        with runtime_numba.blas_threads(cap):
                             self._run_driver(arrays)
                     else:
                         self._run_driver(arrays)

@@ -824,7 +824,24 @@ def test_replay_of_small_matmuls_caps_blas_threads_and_restores_them() -> None:
     for _ in range(3):  # a capture, then replays
         np.testing.assert_allclose(f(Tensor(a), Tensor(b)).numpy(), np.maximum(a @ b, 0), rtol=1e-5, atol=1e-6)
     program = next(iter(f.captures.values()))
-    assert program.blas_cap == (1 if program.gemm_kernels else 0)  # a matmul kernel calls BLAS (with SciPy)
+    assert program.small_gemms == bool(program.gemm_kernels)  # a matmul kernel calls BLAS (with SciPy)
+    assert [(i["filepath"], i["num_threads"]) for i in threadpoolctl.threadpool_info()] == before
+    if not program.gemm_kernels:
+        return
+    # SMALL_BLAS_THREADS is read at each replay, as eager realisation reads it, not frozen at capture
+    def blas_counts() -> list[int]:
+        return [i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"]
+
+    seen: list[list[int]] = []
+    run_driver = program._run_driver
+    program._run_driver = lambda arrays: (seen.append(blas_counts()), run_driver(arrays))
+    for cap, want in ((1, [min(n, 1) for n in blas_counts()]), (0, blas_counts())):
+        seen.clear()
+        with lazyarr.Context(SMALL_BLAS_THREADS=cap):
+            np.testing.assert_allclose(f(Tensor(a), Tensor(b)).numpy(), np.maximum(a @ b, 0), rtol=1e-5, atol=1e-6)
+        assert seen == [want]
+    with lazyarr.Context(SMALL_BLAS_THREADS=-1), pytest.raises(ValueError, match="SMALL_BLAS_THREADS"):
+        f(Tensor(a), Tensor(b))
     assert [(i["filepath"], i["num_threads"]) for i in threadpoolctl.threadpool_info()] == before
 
 

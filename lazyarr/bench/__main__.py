@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -27,8 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--plot", metavar="PATH", help="write a bar chart of median times (log scale), e.g. out.png")
     p.add_argument("--only", metavar="NAMES", help="comma-separated substrings of workload names to run")
     p.add_argument("--contenders", metavar="NAMES", help=f"comma-separated subset of: {', '.join(runner.CONTENDERS)}")
-    p.add_argument("--repeat", type=int, help="samples per measurement (default 15, 5 with --quick)")
-    p.add_argument("--threads", type=int, help="threads for lazyarr, torch and numexpr (default: each one's own)")
+    p.add_argument("--repeat", type=_positive, help="samples per measurement (default 15, 5 with --quick)")
+    p.add_argument("--threads", type=_positive, help="threads for lazyarr, torch and numexpr (default: each one's own)")
     p.add_argument("--first-call", action="store_true", help="time the chain's first call in fresh processes")
     args = p.parse_args(argv)
     if args.plot:
@@ -36,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             p.error('--plot needs matplotlib: pip install -e ".[bench]"')
+    for option, path in (("--json", args.json), ("--plot", args.plot)):  # a bad path fails now, not after the run
+        folder = os.path.dirname(os.path.abspath(path)) if path else ""
+        if path and (os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK)):
+            p.error(f"{option} {path}: not a file in a folder that exists and can be written")
 
     contenders = args.contenders.split(",") if args.contenders else list(runner.CONTENDERS)
     if args.quick and not args.contenders:
@@ -47,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         keys = [k.strip().lower() for k in args.only.split(",")]
         chosen = [w for w in workloads if any(k in w.name.lower() for k in keys)]
+        if not chosen:
+            p.error(f"--only {args.only!r} matches no workload; the workloads are: "
+                    + ", ".join(w.name for w in workloads))
         # ratios to the bandwidth limit need the STREAM probes in the same run
         workloads = [w for w in workloads if w in chosen or (w.stream and any(not c.stream for c in chosen))]
     repeat = args.repeat or (5 if args.quick else 15)
@@ -76,6 +84,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.plot:
         report.plot(workloads, results, contenders, args.plot)
     return 0
+
+
+def _positive(text: str) -> int:
+    """argparse type of --repeat and --threads: an int >= 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
 
 
 def _set_peer_threads(n: int) -> None:

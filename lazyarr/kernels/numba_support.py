@@ -136,37 +136,37 @@ def block_sum_f64(buf, start):  # type: ignore[no-untyped-def]
 
 
 @njit(**_OPTS)
-def short_sum(buf, m):  # type: ignore[no-untyped-def]
-    """Sum of buf[0:m] (m >= 0; kernels call it for blocks shorter than `render_numba.SHORT_BLOCK`), in buf's float
-    type and a fixed order: element i is added to running sum i % 8 (each starts at -0.0), then
-    ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7))."""
+def short_sum(buf, start, m):  # type: ignore[no-untyped-def]
+    """Sum of buf[start:start + m] (m >= 0; kernels call it for blocks shorter than `render_numba.SHORT_BLOCK`, in
+    scratch or where they lie), in buf's float type and a fixed order: element start + i is added to running sum i % 8
+    (each starts at -0.0), then ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7))."""
     z = buf.dtype.type(-0.0)
     s0, s1, s2, s3, s4, s5, s6, s7 = z, z, z, z, z, z, z, z
     i = 0
     while i + 8 <= m:
-        s0 += buf[np.uint64(i)]
-        s1 += buf[np.uint64(i + 1)]
-        s2 += buf[np.uint64(i + 2)]
-        s3 += buf[np.uint64(i + 3)]
-        s4 += buf[np.uint64(i + 4)]
-        s5 += buf[np.uint64(i + 5)]
-        s6 += buf[np.uint64(i + 6)]
-        s7 += buf[np.uint64(i + 7)]
+        s0 += buf[np.uint64(start + i)]
+        s1 += buf[np.uint64(start + i + 1)]
+        s2 += buf[np.uint64(start + i + 2)]
+        s3 += buf[np.uint64(start + i + 3)]
+        s4 += buf[np.uint64(start + i + 4)]
+        s5 += buf[np.uint64(start + i + 5)]
+        s6 += buf[np.uint64(start + i + 6)]
+        s7 += buf[np.uint64(start + i + 7)]
         i += 8
     if i < m:
-        s0 += buf[np.uint64(i)]
+        s0 += buf[np.uint64(start + i)]
     if i + 1 < m:
-        s1 += buf[np.uint64(i + 1)]
+        s1 += buf[np.uint64(start + i + 1)]
     if i + 2 < m:
-        s2 += buf[np.uint64(i + 2)]
+        s2 += buf[np.uint64(start + i + 2)]
     if i + 3 < m:
-        s3 += buf[np.uint64(i + 3)]
+        s3 += buf[np.uint64(start + i + 3)]
     if i + 4 < m:
-        s4 += buf[np.uint64(i + 4)]
+        s4 += buf[np.uint64(start + i + 4)]
     if i + 5 < m:
-        s5 += buf[np.uint64(i + 5)]
+        s5 += buf[np.uint64(start + i + 5)]
     if i + 6 < m:
-        s6 += buf[np.uint64(i + 6)]
+        s6 += buf[np.uint64(start + i + 6)]
     return ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7))
 
 

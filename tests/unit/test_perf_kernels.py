@@ -100,6 +100,25 @@ def test_short_rows_are_summed_in_the_documented_order(dtype: type) -> None:
     assert np.signbit(Tensor(z).sum(1).numpy()).all()
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sums_of_loaded_rows_give_the_blocked_loops_bits(dtype: type) -> None:
+    # a row sum over a buffer's consecutive elements sums its full blocks in a loop of their own and a short last block
+    # where it lies (render_numba.loaded_sum); a transposed buffer's rows are strided, so they take the general blocked
+    # loop (copied to scratch): the same blocks in the same order, so the same bits
+    own = np.random.default_rng(81)  # not the module's generator: the tests after this one keep their data
+    for n in (1, 10, 31, 32, 127, 128, 129, 159, 160, 300, 1000, 1024 + 40):
+        x = (own.standard_normal((5, n + 3)) * 10.0 ** own.integers(-3, 4, (5, n + 3))).astype(dtype)
+        (src,) = _sources(lambda x=x: Tensor(x).sum(1))
+        assert "_f = np.int64(" in src and "min(REDUCE_BLOCK" not in src
+        strided = Tensor(np.ascontiguousarray(x.T)).T
+        (general,) = _sources(lambda strided=strided: strided.sum(1))
+        assert "min(REDUCE_BLOCK" in general
+        np.testing.assert_array_equal(Tensor(x).sum(1).numpy(), strided.sum(1).numpy())
+        np.testing.assert_array_equal(Tensor(x)[:, 3:].sum(1).numpy(), strided[:, 3:].sum(1).numpy())
+        np.testing.assert_allclose(Tensor(x).sum(1).numpy(), x.astype(np.float64).sum(1),
+                                   rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-3)
+
+
 def test_max_and_min_propagate_nan_and_sum_keeps_negative_zero() -> None:
     x = rng.standard_normal((3, 300)).astype(np.float32)
     x[1, 200] = np.nan

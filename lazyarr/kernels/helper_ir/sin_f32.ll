@@ -3,19 +3,19 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v13B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f32B3v13B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v21B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v22B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v23B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v24B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v50B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f32B3v31B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v39B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v40B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v41B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v42B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_sin_f32(ptr noalias writeonly captures(none) %retptr, ptr noalias writeonly captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
 B0:
   %.6 = alloca float, align 4
   %excinfo.1 = alloca ptr, align 8
-  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v13B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
+  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v31B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
   %cond = icmp eq i32 %.10, 0
   br i1 %cond, label %B0.endif, label %B0.if.if, !prof !0
 
@@ -33,7 +33,7 @@ B0.if.if:                                         ; preds = %B0
 }
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
-define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v13B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
+define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v31B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
 B0:
   %.8 = tail call float @llvm.fabs.f32(float %arg.x)
   %.9 = fcmp olt float %.8, 0x4130000000000000
@@ -63,7 +63,7 @@ B52:                                              ; preds = %B0
   %.164 = tail call float @llvm.fmuladd.f32(float %.138, float %.162, float %.113)
   %.166 = fadd float %.71, %.164
   %.172 = fcmp oeq float %.71, 0.000000e+00
-  %sin_f32_small_v16__sin_qr_f32_v18__vphi142_0.2.0 = select i1 %.172, float %.71, float %.166
+  %sin_f32_small_v34__sin_qr_f32_v36__vphi142_0.2.0 = select i1 %.172, float %.71, float %.166
   %.217 = tail call float @llvm.fmuladd.f32(float %.132, float 0x3EF99C7300000000, float 0xBF56C0C6E0000000)
   %.219 = tail call float @llvm.fmuladd.f32(float %.217, float %.132, float 0x3FA55554C0000000)
   %.225 = tail call float @llvm.fmuladd.f32(float %.219, float %.132, float -5.000000e-01)
@@ -73,11 +73,11 @@ B52:                                              ; preds = %B0
   %.238 = fadd float %.235, 1.000000e+00
   %.244 = and i32 %.114, 1
   %.246.not = icmp eq i32 %.244, 0
-  %sin_f32_small_v16__sin_qr_f32_v18__vphi304_0.2.0 = select i1 %.246.not, float %sin_f32_small_v16__sin_qr_f32_v18__vphi142_0.2.0, float %.238
+  %sin_f32_small_v34__sin_qr_f32_v36__vphi304_0.2.0 = select i1 %.246.not, float %sin_f32_small_v34__sin_qr_f32_v36__vphi142_0.2.0, float %.238
   %.273 = and i32 %.114, 2
   %.277.not = icmp eq i32 %.273, 0
-  %.280 = fneg float %sin_f32_small_v16__sin_qr_f32_v18__vphi304_0.2.0
-  %sin_f32_small_v16__sin_qr_f32_v18__vphi356_0.2.0 = select i1 %.277.not, float %sin_f32_small_v16__sin_qr_f32_v18__vphi304_0.2.0, float %.280
+  %.280 = fneg float %sin_f32_small_v34__sin_qr_f32_v36__vphi304_0.2.0
+  %sin_f32_small_v34__sin_qr_f32_v36__vphi356_0.2.0 = select i1 %.277.not, float %sin_f32_small_v34__sin_qr_f32_v36__vphi304_0.2.0, float %.280
   br label %common.ret
 
 B82.i:                                            ; preds = %B0
@@ -88,17 +88,17 @@ B82.i:                                            ; preds = %B0
   %.16.i.i = add nsw i64 %.15.i.i, -24
   %.21.i.i = ashr i64 %.16.i.i, 6
   %.26.i.i = icmp slt i64 %.21.i.i, 2
-  br i1 %.26.i.i, label %B6817.endif, label %B128.i.i
+  br i1 %.26.i.i, label %B6823.endif, label %B128.i.i
 
 B128.i.i:                                         ; preds = %B82.i
   %const2 = bitcast i64 -277156292786332224 to i64
   %.33.i.i = icmp eq i64 %.21.i.i, 2
-  br i1 %.33.i.i, label %B6817.endif, label %B286.i.i
+  br i1 %.33.i.i, label %B6823.endif, label %B286.i.i
 
 B286.i.i:                                         ; preds = %B128.i.i
-  br label %B6817.endif
+  br label %B6823.endif
 
-B6819:                                            ; preds = %B6817.endif
+B6825:                                            ; preds = %B6823.endif
   %const = bitcast i64 4843621398700097536 to i64
   %.86.i = fcmp olt float %arg.x, 0.000000e+00
   %.197.i.i = fcmp olt float %.8, 0x3EB0000000000000
@@ -158,25 +158,25 @@ B6819:                                            ; preds = %B6817.endif
   %.489 = and i64 %"$phi200.0.2.sroa.0.0.i", 2
   %.492.not = icmp eq i64 %.489, 0
   %.498 = fneg double %spec.select
-  %_sin_qr_v14__vphi88_2.2.0 = select i1 %.492.not, double %spec.select, double %.498
-  %.512 = fptrunc double %_sin_qr_v14__vphi88_2.2.0 to float
+  %_sin_qr_v32__vphi88_2.2.0 = select i1 %.492.not, double %spec.select, double %.498
+  %.512 = fptrunc double %_sin_qr_v32__vphi88_2.2.0 to float
   br label %common.ret
 
-B14357:                                           ; preds = %B6817.endif
+B14369:                                           ; preds = %B6823.endif
   %.527 = fsub float %arg.x, %arg.x
   br label %common.ret
 
-common.ret:                                       ; preds = %B14357, %B6819, %B52
-  %storemerge = phi float [ %sin_f32_small_v16__sin_qr_f32_v18__vphi356_0.2.0, %B52 ], [ %.512, %B6819 ], [ %.527, %B14357 ]
+common.ret:                                       ; preds = %B14369, %B6825, %B52
+  %storemerge = phi float [ %sin_f32_small_v34__sin_qr_f32_v36__vphi356_0.2.0, %B52 ], [ %.512, %B6825 ], [ %.527, %B14369 ]
   store float %storemerge, ptr %retptr, align 4
   ret i32 0
 
-B6817.endif:                                      ; preds = %B286.i.i, %B128.i.i, %B82.i
+B6823.endif:                                      ; preds = %B286.i.i, %B128.i.i, %B82.i
   %"$phi232.0.3.052.i.i" = phi i64 [ -2638381946312093631, %B286.i.i ], [ %const1, %B82.i ], [ %const2, %B128.i.i ]
   %"$phi166.0.3.04350.i.i" = phi i64 [ %const2, %B286.i.i ], [ 0, %B82.i ], [ %const1, %B128.i.i ]
   %"$phi298.0.3.0.i.i" = phi i64 [ 9162768974287332016, %B286.i.i ], [ 9084793890461609696, %B82.i ], [ 7904181063698728992, %B128.i.i ]
   %1 = call i1 @llvm.is.fpclass.f32(float %arg.x, i32 519)
-  br i1 %1, label %B14357, label %B6819
+  br i1 %1, label %B14369, label %B6825
 }
 
 ; Function Attrs: mustprogress nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)

@@ -3,7 +3,7 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v46B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v136B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEf = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef i32 @lazyarr_helper_sin_f32_small(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
@@ -31,7 +31,7 @@ B0:
   %.155 = tail call float @llvm.fmuladd.f32(float %.129, float %.153, float %.104)
   %.157 = fadd float %.62, %.155
   %.163 = fcmp oeq float %.62, 0.000000e+00
-  %sin_f32_small_v47__sin_qr_f32_v49__vphi142_0.2.0 = select i1 %.163, float %.62, float %.157
+  %sin_f32_small_v137__sin_qr_f32_v139__vphi142_0.2.0 = select i1 %.163, float %.62, float %.157
   %.208 = tail call float @llvm.fmuladd.f32(float %.123, float 0x3EF99C7300000000, float 0xBF56C0C6E0000000)
   %.210 = tail call float @llvm.fmuladd.f32(float %.208, float %.123, float 0x3FA55554C0000000)
   %.216 = tail call float @llvm.fmuladd.f32(float %.210, float %.123, float -5.000000e-01)
@@ -41,12 +41,12 @@ B0:
   %.229 = fadd float %.226, 1.000000e+00
   %.235 = and i32 %.105, 1
   %.237.not = icmp eq i32 %.235, 0
-  %sin_f32_small_v47__sin_qr_f32_v49__vphi304_0.2.0 = select i1 %.237.not, float %sin_f32_small_v47__sin_qr_f32_v49__vphi142_0.2.0, float %.229
+  %sin_f32_small_v137__sin_qr_f32_v139__vphi304_0.2.0 = select i1 %.237.not, float %sin_f32_small_v137__sin_qr_f32_v139__vphi142_0.2.0, float %.229
   %.264 = and i32 %.105, 2
   %.268.not = icmp eq i32 %.264, 0
-  %.271 = fneg float %sin_f32_small_v47__sin_qr_f32_v49__vphi304_0.2.0
-  %sin_f32_small_v47__sin_qr_f32_v49__vphi356_0.2.0 = select i1 %.268.not, float %sin_f32_small_v47__sin_qr_f32_v49__vphi304_0.2.0, float %.271
-  store float %sin_f32_small_v47__sin_qr_f32_v49__vphi356_0.2.0, ptr %retptr, align 4
+  %.271 = fneg float %sin_f32_small_v137__sin_qr_f32_v139__vphi304_0.2.0
+  %sin_f32_small_v137__sin_qr_f32_v139__vphi356_0.2.0 = select i1 %.268.not, float %sin_f32_small_v137__sin_qr_f32_v139__vphi304_0.2.0, float %.271
+  store float %sin_f32_small_v137__sin_qr_f32_v139__vphi356_0.2.0, ptr %retptr, align 4
   ret i32 0
 }
 

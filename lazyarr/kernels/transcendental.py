@@ -14,10 +14,12 @@ constants are split so that k * chunk is exact; 2**k is applied as two normal fa
 round once; log splits the mantissa at sqrt(1/2). float32 exp, exp2, log, log2, sin, cos, tan, tanh, sigmoid and erf
 compute in float32 (8 lanes per AVX register; their integer steps go through ``_i32``, since Numba widens int32
 arithmetic to int64 and LLVM cannot always narrow it back, which splits a loop into 2 x 4 lanes); float32 expm1, log1p
-and pow compute in float64 with shorter polynomials, where float32 would cancel too much for 2 ulp. float32 sin/cos/tan
-below |x| = 2**20 reduce by Cody-Waite in float32 with fused multiply-adds to a remainder hi + lo and evaluate float32
-polynomials (``_reduce_f32_fast``, ``_sin_qr_f32``, ``tan_f32_small``; without lo, max 2 ulp for 15% less time; tan's
-cotangent side divides once, corrected by a Newton step); larger float32 arguments go through a table-free Payne-Hanek
+and pow compute in float64 with shorter polynomials, where float32 would cancel too much for 2 ulp. float32 cos/tan
+below |x| = 2**20 reduce by Cody-Waite in float32 with fused multiply-adds to a remainder hi + lo of x mod pi/2 and
+evaluate float32 polynomials (``_reduce_f32_fast``, ``_sin_qr_f32``, ``tan_f32_small``; tan's cotangent side divides
+once, corrected by a Newton step); float32 sin there reduces by pi to a single float32 remainder in three fused
+multiply-adds and evaluates one odd polynomial (``sin_f32_small``: max 2 ulp instead of 1, in 0.55 instead of 0.93 ns
+per element, a float32 loop in cache); larger float32 arguments go through a table-free Payne-Hanek
 (``_reduce_f32``) and sin/cos/tan of the float64 remainder in float64, rounded once. float64 sin/cos/tan use an
 error-free Cody-Waite below |x| = 2**29 and call libm above it. Both full functions branch, so loops calling them stay
 scalar (LLVM vectorises a branch by running both sides; llvm.sin would be speculated into every lane). Kernels use
@@ -52,17 +54,20 @@ itself cached.
 
 Max error in ulp against NumPy's float64 result (rounded to float32 for _f32; math.erf for erf, long double for
 sigmoid), over 2**16 log-uniform inputs plus focus ranges and special values per function; see
-tests/unit/test_transcendental.py (run with -s to print them). sin/cos/tan_f32 (and the _small variants below 2**20)
+tests/unit/test_transcendental.py (run with -s to print them). cos/tan_f32 (and the _small variants below 2**20)
 were also run on every float32 of both signs in the binades of 2**-1, 1, 2, 4, 8, 2**10, 2**19, 2**20, 2**21, 2**60,
-2**100 and 2**127, sin/cos/tan_f32_small on the three float32s nearest each multiple of pi/2 below 2**20, and erf_f32
+2**100 and 2**127 (sin_f32 in those from 2**20 on), cos/tan_f32_small on the three float32s nearest each multiple of
+pi/2 below 2**20, and erf_f32
 on every float32 in [0.6, 1.4] (around its switch at 0.921875): max 1 ulp (every float32 in [0.5, 4.5]:
-error at most 1.05 ulp of the exact value); since sin/cos_f32 below 2**20 compute in
+error at most 1.05 ulp of the exact value); since cos_f32 (and sin_f32, before it reduced by pi) below 2**20 compute in
 float32, again on every float32 in [2**-13, 2**20) and in the binades of 2**-127, 2**-126, 2**-100, 2**-40, 2**-20:
-max 1 ulp (3-9% of each binade in [1, 2**20) off by 1).
+max 1 ulp (3-9% of each binade in [1, 2**20) off by 1). sin_f32 below 2**20 (``sin_f32_small``, reduced by pi) was run
+on every float32 of both signs below 2**20: max 2 ulp (at |x| = 1.4016294, where r**3 S(r*r) is largest; 3.7% of
+them off by 1 or 2); above 2**20 it is the float64 path, max 1 ulp.
 
     | op      | f32 | f64 |    | op      | f32 | f64 |
     |---------|-----|-----|    |---------|-----|-----|
-    | exp     |  1  |  1  |    | sin     |  1  |  1  |
+    | exp     |  1  |  1  |    | sin     |  2  |  1  |
     | exp2    |  1  |  1  |    | cos     |  1  |  1  |
     | expm1   |  1  |  1  |    | tan     |  1  |  2  |
     | log     |  1  |  1  |    | tanh    |  1  |  2  |
@@ -243,6 +248,11 @@ _F32_TRIG_SMALL = F32(2.0**20)  # float32 |x| below this: Cody-Waite and polynom
 # k * chunk + x, fused, is exact for the first chunk (see _reduce_f32_fast); 96 bits of pi/2 in all
 _MINUS_PIO2_F32 = tuple(F32(-c) for c in _chunks(_PI, _P + 1, 24, 4))
 _TWO_OVER_PI_F32 = F32(2.0 / math.pi)
+# sin_f32_small reduces by pi: the same chunks doubled (exactly), k = round(x F32(1/pi)) for |x| < 2**20; F32(1/pi)
+# is 2**-27.6 off in relative terms, so x / pi - k may reach 1/2 + 0.0016 and |r| < 1.5759
+_MINUS_PI_F32 = tuple(F32(2.0 * c) for c in _MINUS_PIO2_F32)
+_ONE_OVER_PI_F32 = F32(1.0 / math.pi)
+_SIN_PI_R_F32 = 1.58
 # |hi| bound of _reduce_f32_fast: k = round(x F32(2/pi)) may be off by one near a half-quadrant, so |hi| < 0.8277
 _TRIG_R_F32 = 0.83
 _PIO2_F32_ARGS = _chunks(_PI, _P + 1, 33, 3)  # k * chunk exact for |k| < 2**20 (k = round(x 2/pi), |x| < 2**20)
@@ -324,6 +334,8 @@ _SIN_LOW = (-0.16666666644040445, 0.00833332930510525, -0.00019839253547014086, 
 _COS_LOW = (0.04166666661910677, -0.0013888883467257482, 2.4799451551284795e-05, -2.7205046435009465e-07)
 # degree 2, max weighted error 2**-27.3
 _SIN_F32 = _f32_tuple(-0.1666665, 0.00833187, -0.00019477273)
+# degree 3, max weighted error 2**-27.2
+_SIN_PI_F32 = _f32_tuple(-0.1666666, 0.008333056, -0.00019808847, 2.6040238e-06)
 # degree 2, max weighted error 2**-31.0
 _COS_F32 = _f32_tuple(0.04166665, -0.001388735, 2.4424677e-05)
 # degree 6, max weighted error 2**-28.1
@@ -791,9 +803,20 @@ def _sin_qr_f32(q, hi, lo):  # type: ignore[no-untyped-def]
 
 @_jit_inline
 def sin_f32_small(x):  # type: ignore[no-untyped-def]
-    """sin x for float32 |x| < _F32_TRIG_SMALL (the bits sin_f32 gives there), in float32 arithmetic."""
-    q, hi, lo = _reduce_f32_fast(x)
-    return _sin_qr_f32(q, hi, lo)
+    """sin x for float32 |x| < _F32_TRIG_SMALL (the bits sin_f32 gives there), in float32 arithmetic: x = k pi + r
+    with k = round(x / pi), r by Cody-Waite in three fused multiply-adds (the first exact), then sin x = (-1)**k sin r
+    with sin r = r + r**3 S(r*r) over |r| <= _SIN_PI_R_F32. One polynomial and no select between sin and cos sides:
+    half the work of a reduction by pi/2 with a remainder hi + lo (which cos and tan keep), for a max error of 2 ulp
+    instead of 1 over every float32 below 2**20 (tests/unit/test_transcendental.py)."""
+    t = _fma(x, _ONE_OVER_PI_F32, _ROUND_F32)
+    k = t - _ROUND_F32
+    r = _fma(k, _MINUS_PI_F32[0], x)
+    r = _fma(k, _MINUS_PI_F32[1], r)
+    r = _fma(k, _MINUS_PI_F32[2], r)
+    z = r * r
+    s = _fma(r * z, _horner(z, _SIN_PI_F32), r)
+    s = r if r == F32(0.0) else s  # sin(-0) = -0, where the sum above gives +0
+    return -s if _i32("and", _bits(t), 1) != 0 else s
 
 
 @_jit_inline
@@ -1171,6 +1194,7 @@ def _specs() -> dict[str, tuple]:
     pow_r2 = lambda z: _series(z, [_LD(2) / (2 * k + 5) for k in range(60)])  # R(z) = 2/3 + z R2(z)
     trig_z = (pi / 4) ** 2 * _LD(1.002)
     trig_z32 = _LD(_TRIG_R_F32) ** 2
+    sin_pi_z = _LD(_SIN_PI_R_F32) ** 2
     sin_s = lambda z: _series(z, [_LD((-1) ** (k + 1)) / fact[2 * k + 3] for k in range(30)])
     cos_c = lambda z: _series(z, [_LD((-1) ** k) / fact[2 * k + 4] for k in range(30)])
     sin_w = lambda z: z / np.abs(1 + z * sin_s(z))
@@ -1204,6 +1228,7 @@ def _specs() -> dict[str, tuple]:
         "_SIN_LOW": ("f64", sin_s, trig_z * tiny, trig_z, 3, sin_w),
         "_COS_LOW": ("f64", cos_c, trig_z * tiny, trig_z, 3, cos_w),
         "_SIN_F32": ("f32", sin_s, trig_z32 * tiny, trig_z32, 2, sin_w),
+        "_SIN_PI_F32": ("f32", sin_s, sin_pi_z * tiny, sin_pi_z, 3, sin_w),
         "_COS_F32": ("f32", cos_c, trig_z32 * tiny, trig_z32, 2, cos_w),
         "_TAN_F32": ("f32", tan_p, trig_z32 * tiny, trig_z32, 6, lambda z: z * np.sqrt(z) / np.tan(np.sqrt(z))),
         "_TANH_F32": ("f32", tanh_p, tanh_z * _LD(1e-6), tanh_z, 4, lambda z: z * np.sqrt(z) / np.tanh(np.sqrt(z))),

@@ -3,19 +3,19 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v50B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f32B3v31B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v39B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v40B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v41B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v42B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v70B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v77B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v78B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v79B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v37B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_sin_f32(ptr noalias writeonly captures(none) %retptr, ptr noalias writeonly captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
 B0:
   %.6 = alloca float, align 4
   %excinfo.1 = alloca ptr, align 8
-  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v31B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
+  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
   %cond = icmp eq i32 %.10, 0
   br i1 %cond, label %B0.endif, label %B0.if.if, !prof !0
 
@@ -33,51 +33,31 @@ B0.if.if:                                         ; preds = %B0
 }
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
-define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v31B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
+define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
 B0:
   %.8 = tail call float @llvm.fabs.f32(float %arg.x)
   %.9 = fcmp olt float %.8, 0x4130000000000000
   br i1 %.9, label %B52, label %B82.i
 
 B52:                                              ; preds = %B0
-  %.14 = tail call float @llvm.fmuladd.f32(float %arg.x, float 0x3FE45F3060000000, float 0x4168000000000000)
-  %.15 = fadd float %.14, 0xC168000000000000
-  %.33 = tail call float @llvm.fmuladd.f32(float %.15, float 0xBFF921FB40000000, float %arg.x)
-  %.51 = fmul float %.15, 0xBE74442D00000000
-  %.69 = fneg float %.51
-  %.70 = tail call float @llvm.fmuladd.f32(float %.15, float 0xBE74442D00000000, float %.69)
-  %.71 = fadd float %.33, %.51
-  %.72 = fsub float %.71, %.33
-  %.73 = fsub float %.71, %.72
-  %.74 = fsub float %.33, %.73
-  %.75 = fsub float %.51, %.72
-  %.76 = fadd float %.75, %.74
-  %.111 = fadd float %.70, %.76
-  %.112 = tail call float @llvm.fmuladd.f32(float %.15, float 0xBB78CC5180000000, float %.111)
-  %.113 = tail call float @llvm.fmuladd.f32(float %.15, float 0xBCF8469880000000, float %.112)
-  %.114 = bitcast float %.14 to i32
-  %.132 = fmul float %.71, %.71
-  %.138 = fmul float %.71, %.132
-  %.157 = tail call float @llvm.fmuladd.f32(float %.132, float 0xBF29877D00000000, float 0x3F81104CA0000000)
-  %.162 = tail call float @llvm.fmuladd.f32(float %.157, float %.132, float 0xBFC55553E0000000)
-  %.164 = tail call float @llvm.fmuladd.f32(float %.138, float %.162, float %.113)
-  %.166 = fadd float %.71, %.164
-  %.172 = fcmp oeq float %.71, 0.000000e+00
-  %sin_f32_small_v34__sin_qr_f32_v36__vphi142_0.2.0 = select i1 %.172, float %.71, float %.166
-  %.217 = tail call float @llvm.fmuladd.f32(float %.132, float 0x3EF99C7300000000, float 0xBF56C0C6E0000000)
-  %.219 = tail call float @llvm.fmuladd.f32(float %.217, float %.132, float 0x3FA55554C0000000)
-  %.225 = tail call float @llvm.fmuladd.f32(float %.219, float %.132, float -5.000000e-01)
-  %0 = fneg float %.113
-  %.233 = fmul float %.71, %0
-  %.235 = tail call float @llvm.fmuladd.f32(float %.132, float %.225, float %.233)
-  %.238 = fadd float %.235, 1.000000e+00
-  %.244 = and i32 %.114, 1
-  %.246.not = icmp eq i32 %.244, 0
-  %sin_f32_small_v34__sin_qr_f32_v36__vphi304_0.2.0 = select i1 %.246.not, float %sin_f32_small_v34__sin_qr_f32_v36__vphi142_0.2.0, float %.238
-  %.273 = and i32 %.114, 2
-  %.277.not = icmp eq i32 %.273, 0
-  %.280 = fneg float %sin_f32_small_v34__sin_qr_f32_v36__vphi304_0.2.0
-  %sin_f32_small_v34__sin_qr_f32_v36__vphi356_0.2.0 = select i1 %.277.not, float %sin_f32_small_v34__sin_qr_f32_v36__vphi304_0.2.0, float %.280
+  %.14 = tail call float @llvm.fmuladd.f32(float %arg.x, float 0x3FD45F3060000000, float 0x4168000000000000)
+  %.19 = fadd float %.14, 0xC168000000000000
+  %.37 = tail call float @llvm.fmuladd.f32(float %.19, float 0xC00921FB40000000, float %arg.x)
+  %.55 = tail call float @llvm.fmuladd.f32(float %.19, float 0xBE84442D00000000, float %.37)
+  %.73 = tail call float @llvm.fmuladd.f32(float %.19, float 0xBD08469880000000, float %.55)
+  %.79 = fmul float %.73, %.73
+  %.81 = fmul float %.73, %.79
+  %.104 = tail call float @llvm.fmuladd.f32(float %.79, float 0x3EC5D81940000000, float 0xBF29F6BF00000000)
+  %.106 = tail call float @llvm.fmuladd.f32(float %.104, float %.79, float 0x3F8110EBE0000000)
+  %.112 = tail call float @llvm.fmuladd.f32(float %.106, float %.79, float 0xBFC55554C0000000)
+  %.114 = tail call float @llvm.fmuladd.f32(float %.81, float %.112, float %.73)
+  %.120 = fcmp oeq float %.73, 0.000000e+00
+  %sin_f32_small_v74__vphi378_0.2.0 = select i1 %.120, float %.73, float %.114
+  %.146 = bitcast float %.14 to i32
+  %.150 = and i32 %.146, 1
+  %.152.not = icmp eq i32 %.150, 0
+  %.155 = fneg float %sin_f32_small_v74__vphi378_0.2.0
+  %sin_f32_small_v74__vphi456_0.2.0 = select i1 %.152.not, float %sin_f32_small_v74__vphi378_0.2.0, float %.155
   br label %common.ret
 
 B82.i:                                            ; preds = %B0
@@ -88,17 +68,17 @@ B82.i:                                            ; preds = %B0
   %.16.i.i = add nsw i64 %.15.i.i, -24
   %.21.i.i = ashr i64 %.16.i.i, 6
   %.26.i.i = icmp slt i64 %.21.i.i, 2
-  br i1 %.26.i.i, label %B6823.endif, label %B128.i.i
+  br i1 %.26.i.i, label %B596.endif, label %B128.i.i
 
 B128.i.i:                                         ; preds = %B82.i
   %const2 = bitcast i64 -277156292786332224 to i64
   %.33.i.i = icmp eq i64 %.21.i.i, 2
-  br i1 %.33.i.i, label %B6823.endif, label %B286.i.i
+  br i1 %.33.i.i, label %B596.endif, label %B286.i.i
 
 B286.i.i:                                         ; preds = %B128.i.i
-  br label %B6823.endif
+  br label %B596.endif
 
-B6825:                                            ; preds = %B6823.endif
+B598:                                             ; preds = %B596.endif
   %const = bitcast i64 4843621398700097536 to i64
   %.86.i = fcmp olt float %arg.x, 0.000000e+00
   %.197.i.i = fcmp olt float %.8, 0x3EB0000000000000
@@ -141,42 +121,42 @@ B6825:                                            ; preds = %B6823.endif
   %"$phi894.1.2.0.i.i" = select i1 %.197.i.i, double %.233.i.i, double %.243.i.i
   %.95.i = fneg double %"$phi894.1.2.0.i.i"
   %"$phi200.0.2.sroa.8.0.i" = select i1 %.86.i, double %.95.i, double %"$phi894.1.2.0.i.i"
-  %.347 = fmul double %"$phi200.0.2.sroa.8.0.i", %"$phi200.0.2.sroa.8.0.i"
-  %.375 = tail call double @llvm.fmuladd.f64(double %.347, double 0x3EC6CB4CBD60FEB1, double 0xBF2A00F2E73A0D42)
-  %.377 = tail call double @llvm.fmuladd.f64(double %.375, double %.347, double 0x3F81111086A865D2)
-  %.379 = tail call double @llvm.fmuladd.f64(double %.377, double %.347, double 0xBFC5555554D8F1C2)
-  %.386 = tail call double @llvm.fmuladd.f64(double %.379, double %.347, double 1.000000e+00)
-  %.387 = fmul double %"$phi200.0.2.sroa.8.0.i", %.386
-  %.420 = tail call double @llvm.fmuladd.f64(double %.347, double 0xBE9241CA9877E029, double 0x3EFA010D557D5BDF)
-  %.422 = tail call double @llvm.fmuladd.f64(double %.420, double %.347, double 0xBF56C16B81BA1537)
-  %.424 = tail call double @llvm.fmuladd.f64(double %.422, double %.347, double 0x3FA5555554ECBF7E)
-  %.426 = tail call double @llvm.fmuladd.f64(double %.424, double %.347, double -5.000000e-01)
-  %.434 = tail call double @llvm.fmuladd.f64(double %.426, double %.347, double 1.000000e+00)
-  %.462 = and i64 %"$phi200.0.2.sroa.0.0.i", 1
-  %.463.not = icmp eq i64 %.462, 0
-  %spec.select = select i1 %.463.not, double %.387, double %.434
-  %.489 = and i64 %"$phi200.0.2.sroa.0.0.i", 2
-  %.492.not = icmp eq i64 %.489, 0
-  %.498 = fneg double %spec.select
-  %_sin_qr_v32__vphi88_2.2.0 = select i1 %.492.not, double %spec.select, double %.498
-  %.512 = fptrunc double %_sin_qr_v32__vphi88_2.2.0 to float
+  %.222 = fmul double %"$phi200.0.2.sroa.8.0.i", %"$phi200.0.2.sroa.8.0.i"
+  %.250 = tail call double @llvm.fmuladd.f64(double %.222, double 0x3EC6CB4CBD60FEB1, double 0xBF2A00F2E73A0D42)
+  %.252 = tail call double @llvm.fmuladd.f64(double %.250, double %.222, double 0x3F81111086A865D2)
+  %.254 = tail call double @llvm.fmuladd.f64(double %.252, double %.222, double 0xBFC5555554D8F1C2)
+  %.261 = tail call double @llvm.fmuladd.f64(double %.254, double %.222, double 1.000000e+00)
+  %.262 = fmul double %"$phi200.0.2.sroa.8.0.i", %.261
+  %.295 = tail call double @llvm.fmuladd.f64(double %.222, double 0xBE9241CA9877E029, double 0x3EFA010D557D5BDF)
+  %.297 = tail call double @llvm.fmuladd.f64(double %.295, double %.222, double 0xBF56C16B81BA1537)
+  %.299 = tail call double @llvm.fmuladd.f64(double %.297, double %.222, double 0x3FA5555554ECBF7E)
+  %.301 = tail call double @llvm.fmuladd.f64(double %.299, double %.222, double -5.000000e-01)
+  %.309 = tail call double @llvm.fmuladd.f64(double %.301, double %.222, double 1.000000e+00)
+  %.337 = and i64 %"$phi200.0.2.sroa.0.0.i", 1
+  %.338.not = icmp eq i64 %.337, 0
+  %spec.select = select i1 %.338.not, double %.262, double %.309
+  %.364 = and i64 %"$phi200.0.2.sroa.0.0.i", 2
+  %.367.not = icmp eq i64 %.364, 0
+  %.373 = fneg double %spec.select
+  %_sin_qr_v72__vphi88_2.2.0 = select i1 %.367.not, double %spec.select, double %.373
+  %.387 = fptrunc double %_sin_qr_v72__vphi88_2.2.0 to float
   br label %common.ret
 
-B14369:                                           ; preds = %B6823.endif
-  %.527 = fsub float %arg.x, %arg.x
+B1081:                                            ; preds = %B596.endif
+  %.402 = fsub float %arg.x, %arg.x
   br label %common.ret
 
-common.ret:                                       ; preds = %B14369, %B6825, %B52
-  %storemerge = phi float [ %sin_f32_small_v34__sin_qr_f32_v36__vphi356_0.2.0, %B52 ], [ %.512, %B6825 ], [ %.527, %B14369 ]
+common.ret:                                       ; preds = %B1081, %B598, %B52
+  %storemerge = phi float [ %sin_f32_small_v74__vphi456_0.2.0, %B52 ], [ %.387, %B598 ], [ %.402, %B1081 ]
   store float %storemerge, ptr %retptr, align 4
   ret i32 0
 
-B6823.endif:                                      ; preds = %B286.i.i, %B128.i.i, %B82.i
+B596.endif:                                       ; preds = %B286.i.i, %B128.i.i, %B82.i
   %"$phi232.0.3.052.i.i" = phi i64 [ -2638381946312093631, %B286.i.i ], [ %const1, %B82.i ], [ %const2, %B128.i.i ]
   %"$phi166.0.3.04350.i.i" = phi i64 [ %const2, %B286.i.i ], [ 0, %B82.i ], [ %const1, %B128.i.i ]
   %"$phi298.0.3.0.i.i" = phi i64 [ 9162768974287332016, %B286.i.i ], [ 9084793890461609696, %B82.i ], [ 7904181063698728992, %B128.i.i ]
-  %1 = call i1 @llvm.is.fpclass.f32(float %arg.x, i32 519)
-  br i1 %1, label %B14369, label %B6825
+  %0 = call i1 @llvm.is.fpclass.f32(float %arg.x, i32 519)
+  br i1 %0, label %B1081, label %B598
 }
 
 ; Function Attrs: mustprogress nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)

@@ -3,50 +3,30 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v136B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v176B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEf = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef i32 @lazyarr_helper_sin_f32_small(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
 B0:
-  %.5 = tail call float @llvm.fmuladd.f32(float %arg.x0, float 0x3FE45F3060000000, float 0x4168000000000000)
-  %.6 = fadd float %.5, 0xC168000000000000
-  %.24 = tail call float @llvm.fmuladd.f32(float %.6, float 0xBFF921FB40000000, float %arg.x0)
-  %.42 = fmul float %.6, 0xBE74442D00000000
-  %.60 = fneg float %.42
-  %.61 = tail call float @llvm.fmuladd.f32(float %.6, float 0xBE74442D00000000, float %.60)
-  %.62 = fadd float %.24, %.42
-  %.63 = fsub float %.62, %.24
-  %.64 = fsub float %.62, %.63
-  %.65 = fsub float %.24, %.64
-  %.66 = fsub float %.42, %.63
-  %.67 = fadd float %.66, %.65
-  %.102 = fadd float %.61, %.67
-  %.103 = tail call float @llvm.fmuladd.f32(float %.6, float 0xBB78CC5180000000, float %.102)
-  %.104 = tail call float @llvm.fmuladd.f32(float %.6, float 0xBCF8469880000000, float %.103)
-  %.105 = bitcast float %.5 to i32
-  %.123 = fmul float %.62, %.62
-  %.129 = fmul float %.62, %.123
-  %.148 = tail call float @llvm.fmuladd.f32(float %.123, float 0xBF29877D00000000, float 0x3F81104CA0000000)
-  %.153 = tail call float @llvm.fmuladd.f32(float %.148, float %.123, float 0xBFC55553E0000000)
-  %.155 = tail call float @llvm.fmuladd.f32(float %.129, float %.153, float %.104)
-  %.157 = fadd float %.62, %.155
-  %.163 = fcmp oeq float %.62, 0.000000e+00
-  %sin_f32_small_v137__sin_qr_f32_v139__vphi142_0.2.0 = select i1 %.163, float %.62, float %.157
-  %.208 = tail call float @llvm.fmuladd.f32(float %.123, float 0x3EF99C7300000000, float 0xBF56C0C6E0000000)
-  %.210 = tail call float @llvm.fmuladd.f32(float %.208, float %.123, float 0x3FA55554C0000000)
-  %.216 = tail call float @llvm.fmuladd.f32(float %.210, float %.123, float -5.000000e-01)
-  %0 = fneg float %.104
-  %.224 = fmul float %.62, %0
-  %.226 = tail call float @llvm.fmuladd.f32(float %.123, float %.216, float %.224)
-  %.229 = fadd float %.226, 1.000000e+00
-  %.235 = and i32 %.105, 1
-  %.237.not = icmp eq i32 %.235, 0
-  %sin_f32_small_v137__sin_qr_f32_v139__vphi304_0.2.0 = select i1 %.237.not, float %sin_f32_small_v137__sin_qr_f32_v139__vphi142_0.2.0, float %.229
-  %.264 = and i32 %.105, 2
-  %.268.not = icmp eq i32 %.264, 0
-  %.271 = fneg float %sin_f32_small_v137__sin_qr_f32_v139__vphi304_0.2.0
-  %sin_f32_small_v137__sin_qr_f32_v139__vphi356_0.2.0 = select i1 %.268.not, float %sin_f32_small_v137__sin_qr_f32_v139__vphi304_0.2.0, float %.271
-  store float %sin_f32_small_v137__sin_qr_f32_v139__vphi356_0.2.0, ptr %retptr, align 4
+  %.5 = tail call float @llvm.fmuladd.f32(float %arg.x0, float 0x3FD45F3060000000, float 0x4168000000000000)
+  %.10 = fadd float %.5, 0xC168000000000000
+  %.28 = tail call float @llvm.fmuladd.f32(float %.10, float 0xC00921FB40000000, float %arg.x0)
+  %.46 = tail call float @llvm.fmuladd.f32(float %.10, float 0xBE84442D00000000, float %.28)
+  %.64 = tail call float @llvm.fmuladd.f32(float %.10, float 0xBD08469880000000, float %.46)
+  %.70 = fmul float %.64, %.64
+  %.72 = fmul float %.64, %.70
+  %.95 = tail call float @llvm.fmuladd.f32(float %.70, float 0x3EC5D81940000000, float 0xBF29F6BF00000000)
+  %.97 = tail call float @llvm.fmuladd.f32(float %.95, float %.70, float 0x3F8110EBE0000000)
+  %.103 = tail call float @llvm.fmuladd.f32(float %.97, float %.70, float 0xBFC55554C0000000)
+  %.105 = tail call float @llvm.fmuladd.f32(float %.72, float %.103, float %.64)
+  %.111 = fcmp oeq float %.64, 0.000000e+00
+  %sin_f32_small_v177__vphi378_0.2.0 = select i1 %.111, float %.64, float %.105
+  %.137 = bitcast float %.5 to i32
+  %.141 = and i32 %.137, 1
+  %.143.not = icmp eq i32 %.141, 0
+  %.146 = fneg float %sin_f32_small_v177__vphi378_0.2.0
+  %sin_f32_small_v177__vphi456_0.2.0 = select i1 %.143.not, float %sin_f32_small_v177__vphi378_0.2.0, float %.146
+  store float %sin_f32_small_v177__vphi456_0.2.0, ptr %retptr, align 4
   ret i32 0
 }
 

@@ -3,11 +3,11 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v163B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v54B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v55B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v59B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v56B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v199B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v89B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v90B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v94B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v91B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_tan_f64_small(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x0) local_unnamed_addr #0 {
@@ -75,25 +75,25 @@ B0.endif.endif.endif:
   %.62.i = fadd double %.10.i, %.61.i
   %.63.i = fadd double %.57.i, %.62.i
   %.104 = fcmp oeq double %arg.x0, 0.000000e+00
-  br i1 %.104, label %common.ret, label %B35766
+  br i1 %.104, label %common.ret, label %B23484
 
-B35766:                                           ; preds = %B0.endif.endif.endif
+B23484:                                           ; preds = %B0.endif.endif.endif
   %0 = bitcast double %.6.i to i64
   %.122 = and i64 %0, 1
   %.125.not = icmp eq i64 %.122, 0
-  br i1 %.125.not, label %B35788.endif, label %B35776
+  br i1 %.125.not, label %B23506.endif, label %B23494
 
-B35776:                                           ; preds = %B35766
+B23494:                                           ; preds = %B23484
   %.128 = fneg double %.63.i
   %.135 = fdiv double %.128, %.60.i
   br label %common.ret
 
-common.ret:                                       ; preds = %B35776, %B35788.endif, %B0.endif.endif.endif
-  %tan_f64_small_v164__vphi152_0.3.0 = phi double [ %.146, %B35788.endif ], [ %.135, %B35776 ], [ %arg.x0, %B0.endif.endif.endif ]
-  store double %tan_f64_small_v164__vphi152_0.3.0, ptr %retptr, align 8
+common.ret:                                       ; preds = %B23494, %B23506.endif, %B0.endif.endif.endif
+  %tan_f64_small_v200__vphi152_0.3.0 = phi double [ %.146, %B23506.endif ], [ %.135, %B23494 ], [ %arg.x0, %B0.endif.endif.endif ]
+  store double %tan_f64_small_v200__vphi152_0.3.0, ptr %retptr, align 8
   ret i32 0
 
-B35788.endif:                                     ; preds = %B35766
+B23506.endif:                                     ; preds = %B23484
   %.146 = fdiv double %.60.i, %.63.i
   br label %common.ret
 }

@@ -27,6 +27,7 @@ from lazyarr.frontend.np_ufuncs import (
     ufunc_call,
 )
 from lazyarr.frontend.numpy_api import implements, is_tensor, numpy_fallback, write_into
+from lazyarr.frontend.reduce import keepdims_flag
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
 from lazyarr.helpers import normalize_axis, prod
@@ -54,7 +55,7 @@ def probe(func: Callable[..., Any], *dts: DType, **kw: Any) -> DType:
 
 
 def _kd(keepdims: Any) -> bool:
-    return False if keepdims is _NoValue else bool(keepdims)
+    return False if keepdims is _NoValue else keepdims_flag(keepdims)
 
 
 def _wh(where: Any) -> Any:

@@ -513,10 +513,10 @@ def reduce_axes(axis: Any, ndim: int) -> tuple[int, ...]:
     """NumPy's reduction axes: None for all, an int, or a tuple; AxisError / ValueError like NumPy."""
     if axis is None:
         return tuple(range(ndim))
-    if ndim == 0 and not isinstance(axis, tuple) and operator_index(axis) in (0, -1):
+    if ndim == 0 and not isinstance(axis, (tuple, bool, np.bool_)) and operator_index(axis) in (0, -1):
         return ()  # NumPy's ufunc reductions accept an int axis 0 or -1 on a 0-d array
     items = axis if isinstance(axis, tuple) else (axis,)
-    axes = tuple(normalize_axis(operator_index(a), ndim) for a in items)
+    axes = tuple(normalize_axis(a, ndim) for a in items)  # a bool axis is a TypeError, as in NumPy
     if len(set(axes)) != len(axes):
         raise ValueError("duplicate value in 'axis'")
     return axes

@@ -7,6 +7,8 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from lazyarr import dtypes
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.uop import UOp
@@ -17,14 +19,24 @@ if TYPE_CHECKING:
 
 
 def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    """Reduction axes: None for all, an int or a tuple/list of ints (not bools: TypeError, as NumPy and PyTorch)."""
     if axis is None:
         return tuple(range(ndim))
-    if ndim == 0 and not isinstance(axis, (tuple, list)) and operator.index(axis) in (0, -1):
+    if ndim == 0 and not isinstance(axis, (tuple, list, bool, np.bool_)) and operator.index(axis) in (0, -1):
         return ()  # a 0-d tensor reduces over axis 0 or -1 to itself (NumPy's ufunc reductions, PyTorch)
-    axes = tuple(normalize_axis(operator.index(a), ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
+    axes = tuple(normalize_axis(a, ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
     if len(set(axes)) != len(axes):
         raise ValueError("duplicate value in 'axis'")
     return axes
+
+
+def keepdims_flag(keepdims: Any) -> bool:
+    """`keepdims` as a bool: a bool or an int (NumPy takes 0 and 1); TypeError for anything else (a str, None)."""
+    if isinstance(keepdims, (bool, np.bool_)):
+        return bool(keepdims)
+    if not hasattr(type(keepdims), "__index__"):
+        raise TypeError(f"keepdims must be a bool, got {type(keepdims).__name__}")
+    return bool(operator.index(keepdims))
 
 
 class ReduceMixin:
@@ -35,6 +47,7 @@ class ReduceMixin:
     uop: UOp
 
     def _reduce(self: Tensor, op: Ops, axis: Any, keepdims: bool) -> Tensor:
+        keepdims = keepdims_flag(keepdims)
         axes = _axes(axis, self.ndim)
         out = self._new(self.uop.reduce(op, axes))
         return out if keepdims else out.reshape(tuple(s for i, s in enumerate(self.shape) if i not in axes))
@@ -108,9 +121,10 @@ class ReduceMixin:
         return self.bool()._reduce(Ops.MIN, axis, keepdims)
 
     def _arg_extreme(self: Tensor, axis: Any, keepdims: bool, largest: bool) -> Tensor:
-        if axis is None or (self.ndim == 0 and operator.index(axis) in (0, -1)):
+        keepdims = keepdims_flag(keepdims)
+        if axis is None or (self.ndim == 0 and _axes(axis, 0) == ()):
             return self.reshape(-1)._arg_extreme(0, False, largest).reshape((1,) * self.ndim if keepdims else ())
-        a = normalize_axis(operator.index(axis), self.ndim)
+        a = normalize_axis(axis, self.ndim)
         n = self.shape[a]
         if n == 0:
             raise ValueError(f"attempt to get {'argmax' if largest else 'argmin'} of an empty sequence")

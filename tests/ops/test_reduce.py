@@ -292,3 +292,27 @@ def test_zero_dim_reduces_over_axis_0_or_minus_1(axis):
         Tensor(a).sum(axis=1)
     with pytest.raises(lazyarr.AxisError):
         Tensor(a).sum(axis=(0,))  # a tuple is checked strictly, as NumPy does
+
+
+def test_bool_axis_and_non_bool_keepdims_raise_type_error():
+    """A bool axis is not an integer to NumPy's reductions or PyTorch's (TypeError, not axis 0 or 1); keepdims takes a
+    bool or NumPy's 0/1 and nothing else. Tensor methods, NumPy functions and ufunc reductions alike."""
+    a = np.ones((3, 4), np.float32)
+    t = Tensor(a)
+    calls = [lambda ax: t.sum(ax), lambda ax: t.mean(ax), lambda ax: t.max(axis=ax), lambda ax: t.argmax(ax),
+             lambda ax: t.sum((0, ax)), lambda ax: np.sum(t, axis=ax), lambda ax: np.add.reduce(t, axis=ax),
+             lambda ax: Tensor(np.float32(2)).sum(ax), lambda ax: Tensor(np.float32(2)).argmax(ax)]
+    for call in calls:
+        for ax in (True, False, np.True_):
+            with pytest.raises(TypeError):
+                call(ax)
+    for bad in ("yes", None, 1.0):
+        with pytest.raises(TypeError):
+            t.sum(1, keepdims=bad)
+        with pytest.raises(TypeError):
+            np.mean(t, 1, keepdims=bad)
+        with pytest.raises(TypeError):
+            t.argmax(None, keepdims=bad)
+    assert t.sum(1, keepdims=1).shape == a.sum(1, keepdims=1).shape == (3, 1)
+    assert np.sum(t, 0, keepdims=np.True_).shape == (1, 4)
+    assert t.sum(np.int64(1)).shape == (3,)

@@ -562,13 +562,13 @@ class _Renderer:
                 f"{pad}else:", *self.padded_sum(v, seg, dt, tmp, f"{pad}    ")]
 
     def loaded_sum(self, loop: Loop, upd: AccUpdate, rowwise: tuple[int, str], tmp: str, depth: int) -> None:
-        """`blocked_loop` for a row sum of values loaded from consecutive positions of a buffer, in a loop that
-        computes nothing else (no stores, no other sums): the full blocks are summed where they lie, in a loop of
-        their own, then the last block: where it lies when shorter than SHORT_BLOCK (`short_sum` reads from any
-        position), else from scratch. The same block sums in the same order as `blocked_loop`
-        adds them, so the same result; the loop over full blocks is only the block sums (no per-block length and
-        branch, no element loop), which lets the CPU keep more of the row's loads in flight: a read-only sum of 2**24
-        float32s (64 rows, 2 threads) 1.07-1.13x faster, rows of 10 float64s 1.2-1.45x (benchmarks/bench_rowsum.py)."""
+        """`blocked_loop` for a row sum of values loaded from consecutive positions of a buffer, in a loop that computes
+        nothing else (no stores, no other sums): the full blocks are summed where they lie, in a loop of their own,
+        then the last block: where it lies when shorter than SHORT_BLOCK (`short_sum` reads from any position), else
+        from scratch. The same block sums in the same order as `blocked_loop` adds them, so the same result; the loop
+        over full blocks is only the block sums (no per-block length and branch, no element loop), which lets the CPU
+        keep more of the row's loads in flight: a read-only sum of 2**24 float32s (64 rows, 2 threads) 1.07-1.13x
+        faster, rows of 10 float64s 1.2-1.45x (benchmarks/bench_rowsum.py)."""
         pad, v = "    " * depth, loop.var
         dt = self.dtypes[upd.acc]
         suffix = "f64" if dt.itemsize == 8 else "f32"

@@ -44,8 +44,8 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(0)
 
-    def tensors(n: int, count: int, shape: tuple[int, ...] | None = None) -> list[Any]:
-        return [la.Tensor(rng.standard_normal(shape or n).astype(np.float32)).realize() for _ in range(count)]
+    def tensors(shape: int | tuple[int, ...], count: int) -> list[Any]:
+        return [la.Tensor(rng.standard_normal(shape).astype(np.float32)).realize() for _ in range(count)]
 
     # name -> (function, inputs, calls per sample, ideal bytes or None)
     cases: dict[str, tuple[Callable[..., Any], list[Any], int, int | None]] = {
@@ -55,9 +55,9 @@ def main() -> None:
         "chain 2**22": (chain, tensors(CHAIN, 4), 1, None),
         "chain memory floor (a+b+c+d)": (lambda a, b, c, d: (a + b + c + d).realize(), tensors(CHAIN, 4), 1, None),
         "chain in L2 (2**14)": (chain, tensors(SMALL_CHAIN, 4), 200, None),
-        "softmax 4096x1024": (lambda x: x.softmax(1).realize(), tensors(0, 1, (ROWS, COLS)), 1, None),
-        "softmax memory floor (copy)": (lambda x: x.clone().realize(), tensors(0, 1, (ROWS, COLS)), 1, None),
-        "softmax in L2 (16x1024)": (lambda x: x.softmax(1).realize(), tensors(0, 1, (SMALL_ROWS, COLS)), 200, None),
+        "softmax 4096x1024": (lambda x: x.softmax(1).realize(), tensors((ROWS, COLS), 1), 1, None),
+        "softmax memory floor (copy)": (lambda x: x.clone().realize(), tensors((ROWS, COLS), 1), 1, None),
+        "softmax in L2 (16x1024)": (lambda x: x.softmax(1).realize(), tensors((SMALL_ROWS, COLS), 1), 200, None),
     }
     runs: dict[str, Callable[[], Any]] = {}
     for name, (fn, inputs, _, _) in cases.items():

@@ -304,7 +304,7 @@ def test_loop_vectorises(name: str) -> None:
         assert "vpmovsxdq" not in asm
 
 
-@pytest.mark.parametrize("name", ["_EXP_F32", "_SIN_F64", "_LOG_F64"])
+@pytest.mark.parametrize("name", ["_EXP_F32", "_SIN_F64", "_LOG_F64", "_SIN_PI_F32"])
 def test_tables_come_from_fit_minimax(name: str) -> None:
     """The coefficient tables are the Remez fits of _specs() (python -m lazyarr.kernels.transcendental reprints all)."""
     dtype, target, lo, hi, degree, weight = T._specs()[name]

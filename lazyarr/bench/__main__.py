@@ -29,6 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", metavar="NAMES", help="comma-separated substrings of workload names to run")
     p.add_argument("--contenders", metavar="NAMES", help=f"comma-separated subset of: {', '.join(runner.CONTENDERS)}")
     p.add_argument("--repeat", type=_positive, help="samples per measurement (default 15, 5 with --quick)")
+    p.add_argument("--rounds", type=_positive, default=3,
+                   help="rounds the samples are taken in, every contender of a workload in turn (default 3)")
     p.add_argument("--threads", type=_positive, help="threads for lazyarr, torch and numexpr (default: each one's own)")
     p.add_argument("--first-call", action="store_true", help="time the chain's first call in fresh processes")
     args = p.parse_args(argv)
@@ -63,11 +65,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.threads:
             _set_peer_threads(args.threads)
         results = runner.run(workloads, contenders, repeat=repeat, warmup=1 if args.quick else 2,
-                             sample_min_s=1e-3 if args.quick else 2e-3,
+                             sample_min_s=1e-3 if args.quick else 2e-3, rounds=args.rounds,
                              progress=lambda line: print(line, file=sys.stderr, flush=True))
         env = report.environment()
     lim = runner.limits(workloads, results)
-    print(f"\nlazyarr benchmarks: median of {repeat} samples, {time.perf_counter() - start:.0f} s in all; "
+    print(f"\nlazyarr benchmarks: median of {repeat} samples in {min(args.rounds, repeat)} rounds, "
+          f"{time.perf_counter() - start:.0f} s in all; "
           f"{env['cpus']} CPUs, lazyarr threads {env['lazyarr threads']}; BLAS env {env['blas env'] or 'default'}\n")
     print(report.table(workloads, results, lim, contenders))
     print()
@@ -79,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         print(first_call.describe(extra["first call"]))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"environment": env, "repeat": repeat, "quick": args.quick, **runner.as_dict(results, lim),
+            json.dump({"environment": env, "repeat": repeat, "rounds": min(args.rounds, repeat), "quick": args.quick, **runner.as_dict(results, lim),
                        **extra}, f, indent=1)
     if args.plot:
         report.plot(workloads, results, contenders, args.plot)
@@ -87,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _positive(text: str) -> int:
-    """argparse type of --repeat and --threads: an int >= 1."""
+    """argparse type of --repeat, --rounds and --threads: an int >= 1."""
     try:
         n = int(text)
     except ValueError:

@@ -113,55 +113,115 @@ def close(got: Any, ref: Any) -> bool:
     return got.shape == ref.shape and bool(np.allclose(got, ref, rtol=2e-3, atol=2e-4 * scale))
 
 
-def measure(thunk: Callable[[], Any], repeat: int, warmup: int, sample_min_s: float) -> tuple[float, list[float], Any]:
-    """(first call time, per-call sample times, first output). A sample averages enough calls to last
-    `sample_min_s`, so microsecond workloads are not timer noise."""
-    start = time.perf_counter()
-    out = thunk()
-    first = time.perf_counter() - start
-    for _ in range(warmup):
-        thunk()
+def calls_per_sample(thunk: Callable[[], Any], sample_min_s: float) -> int:
+    """How many calls of `thunk` one sample averages: enough to last `sample_min_s`, so microsecond workloads are not
+    timer noise (one timed call decides)."""
     start = time.perf_counter()
     thunk()
     once = max(time.perf_counter() - start, 1e-7)
-    calls = max(1, int(sample_min_s / once))
+    return max(1, int(sample_min_s / once))
+
+
+def sample(thunk: Callable[[], Any], calls: int, count: int) -> list[float]:
+    """`count` samples of `thunk`, each the mean seconds per call over `calls` back-to-back calls, after one untimed
+    call (the contender timed before may have left its threads asleep or the caches full of its data)."""
+    thunk()
     samples = []
-    for _ in range(repeat):
+    for _ in range(count):
         start = time.perf_counter()
         for _ in range(calls):
             thunk()
         samples.append((time.perf_counter() - start) / calls)
-    return first, samples, out
+    return samples
 
 
-def run_one(w: Workload, contender: str, d: dict[str, np.ndarray], ref: Any, repeat: int, warmup: int,
-            sample_min_s: float) -> Result:
+def shares(repeat: int, rounds: int) -> list[int]:
+    """`repeat` samples split over `rounds` rounds as evenly as possible (earlier rounds take the remainder); rounds
+    is capped at repeat, so every round takes at least one sample."""
+    rounds = max(1, min(rounds, repeat))
+    return [repeat // rounds + (k < repeat % rounds) for k in range(rounds)]
+
+
+@dataclass
+class _Contender:
+    """A contender of one workload while it is being measured."""
+
+    result: Result
+    thunk: Callable[[], Any]
+    calls: int
+
+
+def _prepare(w: Workload, contender: str, d: dict[str, np.ndarray], ref: Any, warmup: int,
+             sample_min_s: float) -> _Contender | Result:
+    """Build `contender`'s thunk, time its first call, check its output against `ref`, warm it up and choose its calls
+    per sample; a contender that cannot run (or fails) comes back as a Result whose `skipped` says why."""
     res = Result(w.name, contender)
     try:
         thunk = make_thunk(w, contender, d)
-        first, samples, out = measure(thunk, repeat, warmup, sample_min_s)
+        start = time.perf_counter()
+        out = thunk()
+        res.first_call_s = time.perf_counter() - start
+        if w.check and ref is not None:
+            try:
+                res.correct = close(to_numpy(out), ref)
+            except Exception:  # an output we cannot compare: leave it unknown
+                res.correct = None
+        del out
+        for _ in range(warmup):
+            thunk()
+        calls = calls_per_sample(thunk, sample_min_s)
     except UnsupportedError as e:
         res.skipped = str(e)
         return res
     except Exception as e:  # a contender failing must not stop the run: record why
         res.skipped = f"failed: {type(e).__name__}: {str(e)[:120]}"
         return res
-    res.first_call_s, res.samples = first, samples
-    res.median_s, res.min_s = statistics.median(samples), min(samples)
-    if w.check and ref is not None:
-        try:
-            res.correct = close(to_numpy(out), ref)
-        except Exception:  # an output we cannot compare: leave it unknown
-            res.correct = None
-    if contender in LAZY:
-        import lazyarr
+    return _Contender(res, thunk, calls)
 
-        before = lazyarr.stats()
-        thunk()
-        after = lazyarr.stats()
-        res.kernels = after.kernels_launched - before.kernels_launched
-        res.bytes_moved = after.bytes_moved - before.bytes_moved
-    return res
+
+def _count_kernels(c: _Contender) -> None:
+    """lazyarr's kernels launched and bytes moved by one more call."""
+    import lazyarr
+
+    before = lazyarr.stats()
+    c.thunk()
+    after = lazyarr.stats()
+    c.result.kernels = after.kernels_launched - before.kernels_launched
+    c.result.bytes_moved = after.bytes_moved - before.bytes_moved
+
+
+def run_workload(w: Workload, contenders: list[str], repeat: int, warmup: int, sample_min_s: float,
+                 rounds: int = 3) -> list[Result]:
+    """`w` under every contender, in the order given. Each contender is first prepared (`_prepare`: its first call,
+    the check of its output, its warm-up); then the samples are taken in `rounds` rounds, each contender taking its
+    share of `repeat` samples in turn and the order reversed every round. So a machine whose speed drifts while a
+    workload is measured (other tenants, clock changes) slows every contender alike, and the ratios between them are
+    those of the same minutes; within a round each contender's samples are back-to-back calls, as in a user's loop."""
+    d = w.data(np.random.default_rng(0))
+    ref = to_numpy(w.numpy(d)()) if w.check else None
+    prepared = [_prepare(w, c, d, ref, warmup, sample_min_s) for c in contenders]
+    live = [p for p in prepared if isinstance(p, _Contender)]
+    for k, count in enumerate(shares(repeat, rounds)):
+        for c in live if k % 2 == 0 else live[::-1]:
+            if c.result.skipped:
+                continue
+            try:
+                c.result.samples += sample(c.thunk, c.calls, count)
+            except Exception as e:  # failed after it had run: record why, keep the others going
+                c.result.skipped = f"failed: {type(e).__name__}: {str(e)[:120]}"
+                c.result.samples = []
+    results = []
+    for p in prepared:
+        if isinstance(p, Result):
+            results.append(p)
+            continue
+        res = p.result
+        if res.samples:
+            res.median_s, res.min_s = statistics.median(res.samples), min(res.samples)
+            if res.contender in LAZY:
+                _count_kernels(p)
+        results.append(res)
+    return results
 
 
 @dataclass
@@ -198,17 +258,16 @@ def limits(workloads: list[Workload], results: list[Result]) -> Limits:
 
 
 def run(workloads: list[Workload], contenders: list[str], repeat: int = 15, warmup: int = 2,
-        sample_min_s: float = 2e-3, progress: Callable[[str], None] | None = None) -> list[Result]:
-    """Every workload under every contender, one workload at a time (inputs shared by all contenders)."""
+        sample_min_s: float = 2e-3, rounds: int = 3, progress: Callable[[str], None] | None = None) -> list[Result]:
+    """Every workload under every contender, one workload at a time (inputs shared by all contenders; see
+    `run_workload` for how the samples are taken)."""
     results = []
     for w in workloads:
-        d = w.data(np.random.default_rng(0))
-        ref = to_numpy(w.numpy(d)()) if w.check else None
-        for c in contenders:
-            r = run_one(w, c, d, ref, repeat, warmup, sample_min_s)
+        for r in run_workload(w, contenders, repeat, warmup, sample_min_s, rounds):
             results.append(r)
             if progress is not None:
-                progress(f"{w.name:<22} {c:<16} " + (r.skipped if r.skipped else f"{r.median_s * 1e3:10.3f} ms"))
+                progress(f"{w.name:<22} {r.contender:<16} "
+                         + (r.skipped if r.skipped else f"{r.median_s * 1e3:10.3f} ms"))  # type: ignore[operator]
     return results
 
 

@@ -1,8 +1,10 @@
-"""What bounds the elementwise chain (2**22) and row softmax (4096x1024) on this machine, against the bandwidth limit
-of `python -m lazyarr.bench` (ideal bytes at the best rate of the STREAM probes on 2**24 float32s):
+"""What bounds the elementwise chain (2**22), row softmax (4096x1024) and Black-Scholes (2**20) on this machine,
+against the bandwidth limit of `python -m lazyarr.bench` (ideal bytes at the best rate of the STREAM probes on 2**24
+float32s):
 
 - memory floor: a kernel with the workload's own memory traffic and almost no arithmetic, at the workload's size
-  (the chain: a + b + c + d, four reads and a write of 2**22 float32s; softmax: a copy of the 4096x1024 matrix);
+  (the chain: a + b + c + d, four reads and a write of 2**22 float32s; softmax: a copy of the 4096x1024 matrix;
+  Black-Scholes: s + k + t and s - k - t, three reads and two writes of 2**20);
 - compute floor: the workload on data that stays in the core's L2 cache (2**14 elements; 16 rows of 1024), one
   thread, its time per element scaled to the full size and divided by the thread count (perfect scaling, no memory
   stall): what the kernel's instructions alone take;
@@ -10,7 +12,8 @@ of `python -m lazyarr.bench` (ideal bytes at the best rate of the STREAM probes 
 
 Every kernel runs as a `lazyarr.jit` replay, all timed alternately in one process (the order reversed every round), so a
 busy machine affects them alike. A floor above the target ratio (1.25 for the chain, 1.3 for softmax) is a bound the
-kernel cannot beat on this machine: the larger of the two floors is the best the workload can do.
+kernel cannot beat on this machine: the larger of the two floors is the best the workload can do. (Black-Scholes has
+no target against the limit: its floors show how far it is compute-bound, which decides its race with torch.compile.)
 
 Run: `PYTHONPATH=$PWD python benchmarks/bench_floors.py [--rounds 15]`.
 """
@@ -26,16 +29,25 @@ from typing import Any
 import numpy as np
 
 import lazyarr as la
+from lazyarr.bench.workloads import black_scholes_workload
 from lazyarr.kernels import runtime_numba
 
 PROBE = 1 << 24  # the STREAM probes' size in `python -m lazyarr.bench`
 CHAIN = 1 << 22
 ROWS, COLS = 4096, 1024
+BS = 1 << 20
 SMALL_CHAIN, SMALL_ROWS = 1 << 14, 16  # in L2 (5 x 64 KiB; 2 x 64 KiB)
 
 
 def chain(a: Any, b: Any, c: Any, d: Any) -> Any:
     return (a * b + c * (-d).exp() * a.sin()).realize()
+
+
+def bs_memory(s: Any, k: Any, t: Any) -> Any:
+    """Black-Scholes' memory traffic (three reads, two writes) with almost no arithmetic."""
+    call, put = s + k + t, s - k - t
+    call.realize(put)
+    return call, put
 
 
 def main() -> None:
@@ -46,6 +58,9 @@ def main() -> None:
 
     def tensors(shape: int | tuple[int, ...], count: int) -> list[Any]:
         return [la.Tensor(rng.standard_normal(shape).astype(np.float32)).realize() for _ in range(count)]
+
+    def options(n: int) -> list[Any]:  # spot, strike and years, as `python -m lazyarr.bench` draws them
+        return [la.Tensor(a).realize() for a in black_scholes_workload(n).data(rng).values()]
 
     # name -> (function, inputs, calls per sample, ideal bytes or None)
     cases: dict[str, tuple[Callable[..., Any], list[Any], int, int | None]] = {
@@ -58,6 +73,9 @@ def main() -> None:
         "softmax 4096x1024": (lambda x: x.softmax(1).realize(), tensors((ROWS, COLS), 1), 1, None),
         "softmax memory floor (copy)": (lambda x: x.clone().realize(), tensors((ROWS, COLS), 1), 1, None),
         "softmax in L2 (16x1024)": (lambda x: x.softmax(1).realize(), tensors((SMALL_ROWS, COLS), 1), 200, None),
+        "Black-Scholes 2**20": (black_scholes_workload(BS).lazy, options(BS), 1, None),
+        "Black-Scholes memory floor": (bs_memory, options(BS), 1, None),
+        "Black-Scholes in L2 (2**14)": (black_scholes_workload(SMALL_CHAIN).lazy, options(SMALL_CHAIN), 50, None),
     }
     runs: dict[str, Callable[[], Any]] = {}
     for name, (fn, inputs, _, _) in cases.items():
@@ -82,7 +100,9 @@ def main() -> None:
     for work, size, ideal, memory, small, small_size in (
             ("chain 2**22", CHAIN, 20 * CHAIN, "chain memory floor (a+b+c+d)", "chain in L2 (2**14)", SMALL_CHAIN),
             ("softmax 4096x1024", ROWS * COLS, 8 * ROWS * COLS, "softmax memory floor (copy)",
-             "softmax in L2 (16x1024)", SMALL_ROWS * COLS)):
+             "softmax in L2 (16x1024)", SMALL_ROWS * COLS),
+            ("Black-Scholes 2**20", BS, 20 * BS, "Black-Scholes memory floor", "Black-Scholes in L2 (2**14)",
+             SMALL_CHAIN)):
         limit = ideal / rate
         compute = med[small] / small_size * size / threads
 

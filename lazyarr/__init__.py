@@ -20,8 +20,8 @@ from lazyarr.dtypes import (
     uint64,
 )
 from lazyarr.frontend import np_functions, np_linalg, np_shape, np_ufuncs  # noqa: F401  (registers NumPy impls)
-from lazyarr.frontend.numpy_api import NumpyFallbackWarning
 from lazyarr.frontend.autograd import enable_grad, gradient, is_grad_enabled, no_grad, set_grad_enabled
+from lazyarr.frontend.numpy_api import NumpyFallbackWarning
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.helpers import AxisError, Context, JitError
 from lazyarr.jit import JitWarning, jit

@@ -31,7 +31,8 @@ FLAGS: dict[str, Flag] = {
     f.name: f
     for f in (
         Flag("FUSE", int, 1, "1: fuse elementwise/reduce chains into kernels; 0: one kernel per op (same numerics)."),
-        Flag("DEBUG", int, 0, "1: one line per kernel launch (time, GB/s); 2: also generated source; 3: also the UOp graph."),
+        Flag("DEBUG", int, 0, "1: one line per kernel launch (time, GB/s); 2: also generated source; "
+                              "3: also the UOp graph."),
         Flag("DEVICE", str, "CPU", "Default device for new tensors: CPU or CUDA."),
         Flag("CACHE_DIR", str, "", "Directory of the on-disk kernel cache (default ~/.cache/lazyarr)."),
         Flag("NUM_THREADS", int, 0, "Threads for large CPU kernels (0: all cores Numba may use)."),
@@ -60,7 +61,8 @@ FLAGS: dict[str, Flag] = {
              "threads: elements times arithmetic ops per element (at least the elements; elements alone for a BLAS "
              "kernel). A split hands work to threads through Python, ~0.1 ms on a busy machine, and breaks the "
              "batched driver in two."),
-        Flag("CUDA_LANES", int, 0, "Threads per output row of CUDA reductions (0: automatic; 1, 32 or a multiple of 32)."),
+        Flag("CUDA_LANES", int, 0, "Threads per output row of CUDA reductions (0: automatic; 1, 32 or a multiple "
+                                   "of 32)."),
         Flag("CUDA_CHECK", int, 0, "1: also render every CPU kernel as CUDA C and compile it with NVRTC (test mode)."),
     )
 }

@@ -82,8 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         print(first_call.describe(extra["first call"]))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"environment": env, "repeat": repeat, "rounds": min(args.rounds, repeat), "quick": args.quick, **runner.as_dict(results, lim),
-                       **extra}, f, indent=1)
+            json.dump({"environment": env, "repeat": repeat, "rounds": min(args.rounds, repeat), "quick": args.quick,
+                       **runner.as_dict(results, lim), **extra}, f, indent=1)
     if args.plot:
         report.plot(workloads, results, contenders, args.plot)
     return 0

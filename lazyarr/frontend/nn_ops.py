@@ -1,7 +1,7 @@
 """Neural-network ops as Tensor methods, built from existing ops so they fuse and get gradients for free: linear,
 conv2d (im2col from strided views, then one matrix product), pooling (a reduction over blocks, or sums over
-strided views), normalisation, dropout, embedding and the losses. Numerics and signatures follow PyTorch; `lazyarr.nn.functional` exposes them under
-PyTorch's names.
+strided views), normalisation, dropout, embedding and the losses. Numerics and signatures follow PyTorch;
+`lazyarr.nn.functional` exposes them under PyTorch's names.
 """
 
 from __future__ import annotations

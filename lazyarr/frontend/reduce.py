@@ -63,11 +63,13 @@ class ReduceMixin:
         acc = x.cast(dtypes.float32) if x.dtype is dtypes.float16 else x
         return acc._reduce(op, axis, keepdims).cast(x.dtype)
 
-    def sum(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
+    def sum(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None,
+               keepdim: bool | None = None) -> Tensor:
         """Sum over `axis` (NumPy's accumulation dtypes; float16 accumulates in float32)."""
         return self._accumulate(Ops.ADD, axis, keepdim if keepdim is not None else keepdims, dtype)
 
-    def prod(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
+    def prod(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None,
+                keepdim: bool | None = None) -> Tensor:
         """Product over `axis` (NumPy's accumulation dtypes; float16 accumulates in float32)."""
         return self._accumulate(Ops.MUL, axis, keepdim if keepdim is not None else keepdims, dtype)
 
@@ -89,8 +91,10 @@ class ReduceMixin:
         if any(self.shape[a] == 0 for a in _axes(axis, self.ndim)) or (axis is None and self.size == 0):
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
 
-    def mean(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None, keepdim: bool | None = None) -> Tensor:
-        """Arithmetic mean; integers give the default float. An empty reduction gives NaN (NumPy, without the warning)."""
+    def mean(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None,
+                keepdim: bool | None = None) -> Tensor:
+        """Arithmetic mean; integers give the default float. An empty reduction gives NaN (NumPy, without the
+        warning)."""
         keepdims = keepdim if keepdim is not None else keepdims
         x = self.cast(dtype) if dtype is not None else self if self.dtype.is_float else self.cast(dtypes.default_float)
         n = prod(self.shape[a] for a in _axes(axis, self.ndim))
@@ -150,7 +154,9 @@ class ReduceMixin:
         m = x.max(axis, keepdims=True)
         m = (m.isinf()).where(0, m)
         out = (x - m).exp().sum(axis, keepdims=True).log() + m
-        return out if keepdims else out.reshape(tuple(s for i, s in enumerate(self.shape) if i not in _axes(axis, self.ndim)))
+        if keepdims:
+            return out
+        return out.reshape(tuple(s for i, s in enumerate(self.shape) if i not in _axes(axis, self.ndim)))
 
     def softmax(self: Tensor, axis: int = -1, dim: int | None = None) -> Tensor:
         """exp(x - max) / sum(exp(x - max)) along `axis` (one fused kernel per row block). Like PyTorch, each row is
@@ -189,7 +195,8 @@ class ReduceMixin:
         return scan(acc, a, Ops.ADD).cast(x.dtype)
 
     def matmul(self: Tensor, other: Any) -> Tensor:
-        """Matrix product with NumPy's rules: 1-D operands are promoted and the added dim removed; batch dims broadcast."""
+        """Matrix product with NumPy's rules: 1-D operands are promoted and the added dim removed; batch dims
+        broadcast."""
         cls = type(self)
         o = other if isinstance(other, cls) else cls(other, device=self.device)
         if self.ndim == 0 or o.ndim == 0:

@@ -43,8 +43,8 @@ from lazyarr.kernels import realize as realize_module
 from lazyarr.kernels.device import Buffer, canonical_device
 
 
-class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, AutogradMixin, NNMixin, NumpyMixin,
-             NdarrayMethodsMixin):
+class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, AutogradMixin, NNMixin,
+             NumpyMixin, NdarrayMethodsMixin):
     """A lazy n-d array of `dtype` on `device` (tinygrad/PyTorch-style methods, NumPy-style dtypes and errors).
 
     `Tensor(data, dtype=None, device=None)` takes a Python scalar, a nested list/tuple, a NumPy array (any strides;
@@ -58,7 +58,8 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
     __slots__ = ("uop", "device", "_requires_grad", "grad", "_ctx", "_group", "__weakref__")
     __array_priority__ = 100
 
-    def __init__(self, data: Any, dtype: Any = None, device: str | None = None, requires_grad: bool | None = None) -> None:
+    def __init__(self, data: Any, dtype: Any = None, device: str | None = None,
+                 requires_grad: bool | None = None) -> None:
         dt = None if dtype is None else dtypes.to_dtype(dtype)
         if isinstance(data, Tensor):
             self.device = canonical_device(device, data.device)
@@ -219,7 +220,8 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
     def __bool__(self) -> bool:
         _check_read("bool()")
         if self.size != 1:
-            raise ValueError("The truth value of a tensor with more than one element is ambiguous. Use a.any() or a.all()")
+            raise ValueError("The truth value of a tensor with more than one element is ambiguous. "
+                             "Use a.any() or a.all()")
         return bool(self.item())
 
     def __float__(self) -> float:

@@ -72,17 +72,21 @@ symbolic = PatternMatcher([
     (UPat(Ops.DETACH, src=(UPat.var("x"),)), lambda x: x),  # detach(x) -> x (it only matters to autograd)
     (UPat(GroupOp.ALU, name="x"), _fold_alu),  # op(const, const) -> const
     (UPat(Ops.CAST, name="x"), _fold_cast),  # cast(const) -> const
-    (UPat(GroupOp.ALU | GroupOp.Movement | {Ops.CAST, Ops.REDUCE, Ops.BITCAST, Ops.GATHER}, name="x"), _zero_size),  # 0-size -> const
+    # 0-size -> const
+    (UPat(GroupOp.ALU | GroupOp.Movement | {Ops.CAST, Ops.REDUCE, Ops.BITCAST, Ops.GATHER}, name="x"), _zero_size),
     (UPat(Ops.REDUCE, name="x"), _simplify_reduce),  # reduce(empty) -> identity, reduce over 1s -> x
     # x+(-0) -> x (not x+0.0: -0.0 + 0.0 is +0.0)
     (UPat(Ops.ADD, src=(UPat.var("x"), UPat.var("c")), commutative=True),
      lambda x, c: x if _is_zero(c, -1.0) else None),
     (UPat(Ops.SUB, src=(UPat.var("x"), UPat.var("c"))), lambda x, c: x if _is_zero(c, 1.0) else None),  # x-0 -> x
-    (UPat(Ops.MUL, src=(UPat.var("x"), UPat.var("c")), commutative=True), lambda x, c: x if _is(c, 1) else None),  # x*1 -> x
+    (UPat(Ops.MUL, src=(UPat.var("x"), UPat.var("c")), commutative=True),
+     lambda x, c: x if _is(c, 1) else None),  # x*1 -> x
     (UPat(Ops.DIV, src=(UPat.var("x"), UPat.var("c"))), lambda x, c: x if _is(c, 1) else None),  # x/1 -> x
     (UPat(Ops.NEG, src=(UPat(Ops.NEG, src=(UPat.var("x"),)),)), lambda x: x),  # --x -> x
-    (UPat(Ops.CAST, src=(UPat.var("x"),), name="c"), lambda c, x: x if c.dtype is x.dtype else None),  # cast(x, same) -> x
-    (UPat(Ops.WHERE, src=(UPat.var("c"), UPat.var("a"), UPat.var("b"))), lambda c, a, b: a if a is b else None),  # where(c,a,a) -> a
+    (UPat(Ops.CAST, src=(UPat.var("x"),), name="c"),
+     lambda c, x: x if c.dtype is x.dtype else None),  # cast(x, same) -> x
+    (UPat(Ops.WHERE, src=(UPat.var("c"), UPat.var("a"), UPat.var("b"))),
+     lambda c, a, b: a if a is b else None),  # where(c,a,a) -> a
 ])
 
 
@@ -111,6 +115,7 @@ def _pad_of_const(mv: UOp, c: UOp) -> UOp | None:
 
 
 pushdown = PatternMatcher([
-    (UPat(GroupOp.Movement, name="mv", src=(UPat(GroupOp.Elementwise, name="x"),)), _push_through),  # MOVE(f(a)) -> f(MOVE(a))
+    # MOVE(f(a)) -> f(MOVE(a))
+    (UPat(GroupOp.Movement, name="mv", src=(UPat(GroupOp.Elementwise, name="x"),)), _push_through),
     (UPat(Ops.PAD, name="mv", src=(UPat(GroupOp.Movement | {Ops.CONST}, name="c"),)), _pad_of_const),  # pad(0) -> 0
 ])

@@ -1,4 +1,5 @@
-"""The graph verifier: checks dtype and shape invariants of every node (switched on by LAZYARR_VERIFY=1, as in tests)."""
+"""The graph verifier: checks dtype and shape invariants of every node (switched on by LAZYARR_VERIFY=1, as in
+tests)."""
 
 from __future__ import annotations
 

@@ -299,7 +299,8 @@ class View:
             return (0, 0)
         low = high = self.offset
         for (lo, hi), s in zip(self._full_mask(), self.strides):
-            # each dim's extreme contributions come from its first or last valid index, whichever the stride sign favours
+            # each dim's extreme contributions come from its first or last valid index, whichever the stride's sign
+            # favours
             ends = (lo * s, (hi - 1) * s)
             low += min(ends)
             high += max(ends)

@@ -12,9 +12,11 @@ from typing import Any
 from lazyarr import dtypes
 from lazyarr.frontend.nn_ops import pair
 from lazyarr.frontend.tensor import Tensor
-from lazyarr.nn import functional
+from lazyarr.nn import (
+    functional,
+    state,  # `nn.state.save(...)`, as the README writes it
+)
 from lazyarr.nn import functional as F
-from lazyarr.nn import state  # `nn.state.save(...)`, as the README writes it
 from lazyarr.nn.module import IncompatibleKeys, Module, Parameter, StateDictError, is_parameter
 
 

@@ -96,7 +96,8 @@ extern "C" __global__ void __launch_bounds__(256) row_sum_max_warp(const float* 
 
 HISTOGRAM = r"""
 extern "C" __global__ void histogram(const int* values, unsigned int* bins, double* total, long long n) {
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x) {
+    long long step = (long long)blockDim.x * gridDim.x;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += step) {
         atomicAdd(&bins[values[i]], 1u);
         atomicAdd(total, (double)values[i]);
     }

@@ -26,7 +26,8 @@ PROGRAM = textwrap.dedent("""
                  * np.linspace(-2, 2, 1000, dtype=np.float32)).sum())
     got = y.item()
     s = lazyarr.stats()
-    print(json.dumps({"compiled": s.kernels_compiled, "disk": s.disk_cache_hits, "ok": abs(got - ref) <= 1e-4 * abs(ref)}))
+    print(json.dumps({"compiled": s.kernels_compiled, "disk": s.disk_cache_hits,
+                      "ok": abs(got - ref) <= 1e-4 * abs(ref)}))
 """)
 
 
@@ -97,7 +98,8 @@ NATIVE_PROGRAM = textwrap.dedent("""
     a, b = Tensor(v), Tensor(v[::-1].copy())
     out = (a * b + (-b).exp() * a.sin()).numpy()
     s = lazyarr.stats()
-    print(json.dumps({"compiled": s.kernels_compiled, "numba": "numba" in sys.modules, "out": out.view(np.uint32).tolist()}))
+    print(json.dumps({"compiled": s.kernels_compiled, "numba": "numba" in sys.modules,
+                      "out": out.view(np.uint32).tolist()}))
 """)
 
 

@@ -329,4 +329,5 @@ def test_stride_matches_numpy_slicing(shape: tuple[int, ...], steps_last: int) -
     arr = buf[2 : 2 + int(np.prod(shape))].reshape(shape)
     np.testing.assert_array_equal(realise(buf, v.stride(steps)), arr[..., ::steps_last])
     padded = v.pad(tuple((1, 2) for _ in shape))
-    np.testing.assert_array_equal(realise(buf, padded.stride(steps)), np.pad(arr, [(1, 2)] * len(shape))[..., ::steps_last])
+    want = np.pad(arr, [(1, 2)] * len(shape))[..., ::steps_last]
+    np.testing.assert_array_equal(realise(buf, padded.stride(steps)), want)

@@ -44,21 +44,31 @@ def main(argv: list[str] | None = None) -> int:
         if path and (os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK)):
             p.error(f"{option} {path}: not a file in a folder that exists and can be written")
 
-    contenders = args.contenders.split(",") if args.contenders else list(runner.CONTENDERS)
-    if args.quick and not args.contenders:
+    contenders = list(runner.CONTENDERS)
+    if args.contenders is not None:
+        contenders = [c.strip() for c in args.contenders.split(",") if c.strip()]
+        if not contenders:
+            p.error(f"--contenders names none; choose from {runner.CONTENDERS}")
+        unknown = set(contenders) - set(runner.CONTENDERS)
+        if unknown:
+            p.error(f"unknown contenders {sorted(unknown)}; choose from {runner.CONTENDERS}")
+        if len(set(contenders)) < len(contenders):
+            p.error(f"--contenders names one twice: {args.contenders!r}")
+    elif args.quick:
         contenders.remove("torch.compile")
-    unknown = set(contenders) - set(runner.CONTENDERS)
-    if unknown:
-        p.error(f"unknown contenders {sorted(unknown)}; choose from {runner.CONTENDERS}")
     workloads = all_workloads()
-    if args.only:
-        keys = [k.strip().lower() for k in args.only.split(",")]
+    if args.only is not None:
+        keys = [k.strip().lower() for k in args.only.split(",") if k.strip()]
         chosen = [w for w in workloads if any(k in w.name.lower() for k in keys)]
         if not chosen:
             p.error(f"--only {args.only!r} matches no workload; the workloads are: "
                     + ", ".join(w.name for w in workloads))
-        # ratios to the bandwidth limit need the STREAM probes in the same run
-        workloads = [w for w in workloads if w in chosen or (w.stream and any(not c.stream for c in chosen))]
+        # ratios to the limits need their probes in the same run: the STREAM probes for a memory-bound workload, the
+        # matmuls for a compute-bound one
+        memory = any(c.kind == "memory" and not c.stream for c in chosen)
+        compute = any(c.kind == "compute" for c in chosen)
+        workloads = [w for w in workloads if w in chosen or (w.stream and memory)
+                     or (compute and w.name.startswith("matmul"))]
     repeat = args.repeat or (5 if args.quick else 15)
     start = time.perf_counter()
     with Context(**({"NUM_THREADS": args.threads} if args.threads else {})):

@@ -4,18 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lazyarr.bench.runner import LAZY, Limits, Result
+from lazyarr.bench.runner import LAZY, Limits, Result, fmt_time
 from lazyarr.bench.workloads import Workload
-
-
-def fmt_time(s: float | None) -> str:
-    if s is None:
-        return "–"
-    if s < 1e-3:
-        return f"{s * 1e6:.1f} µs"
-    if s < 1:
-        return f"{s * 1e3:.2f} ms"
-    return f"{s:.2f} s"
 
 
 def best_peer(results: list[Result], workload: str) -> Result | None:

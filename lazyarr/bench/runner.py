@@ -19,6 +19,17 @@ CONTENDERS = ["lazyarr", "lazyarr FUSE=0", "lazyarr jit", "numpy", "numexpr", "t
 LAZY = ("lazyarr", "lazyarr FUSE=0", "lazyarr jit")
 
 
+def fmt_time(s: float | None) -> str:
+    """Seconds as µs, ms or s, 3-4 significant digits; None as a dash."""
+    if s is None:
+        return "–"
+    if s < 1e-3:
+        return f"{s * 1e6:.1f} µs"
+    if s < 1:
+        return f"{s * 1e3:.2f} ms"
+    return f"{s:.2f} s"
+
+
 class UnsupportedError(Exception):
     """A contender cannot run a workload (library missing, op unsupported); the message says why."""
 
@@ -50,9 +61,10 @@ def make_thunk(w: Workload, contender: str, d: dict[str, np.ndarray]) -> Callabl
     """A no-argument callable that runs `w` once under `contender` (inputs prepared beforehand)."""
     if contender in w.custom:
         try:
-            return w.custom[contender](d, contender == "torch.compile")
+            thunk = w.custom[contender](d, contender == "torch.compile")
         except (ImportError, NotImplementedError, AttributeError) as e:
             raise UnsupportedError(str(e)) from e
+        return _unfused(thunk) if contender == "lazyarr FUSE=0" else thunk
     if contender == "numpy":
         return w.numpy(d)
     if contender == "numexpr":
@@ -73,10 +85,7 @@ def make_thunk(w: Workload, contender: str, d: dict[str, np.ndarray]) -> Callabl
                 raise UnsupportedError("lazyarr.jit not on this branch")
             fn = lazyarr.jit(fn)
         if contender == "lazyarr FUSE=0":
-            def unfused() -> Any:
-                with lazyarr.Context(FUSE=0):
-                    return fn(*ts)
-            return unfused
+            return _unfused(lambda: fn(*ts))
         return lambda: fn(*ts)
     if contender in ("torch", "torch.compile"):
         torch = _module("torch")
@@ -93,6 +102,16 @@ def make_thunk(w: Workload, contender: str, d: dict[str, np.ndarray]) -> Callabl
         jfn = jax.jit(w.jax)
         return lambda: jax.block_until_ready(jfn(*jargs))
     raise UnsupportedError(f"unknown contender {contender}")
+
+
+def _unfused(thunk: Callable[[], Any]) -> Callable[[], Any]:
+    """`thunk` run with FUSE=0 (one kernel per op)."""
+    import lazyarr
+
+    def unfused() -> Any:
+        with lazyarr.Context(FUSE=0):
+            return thunk()
+    return unfused
 
 
 def to_numpy(out: Any) -> Any:
@@ -137,8 +156,11 @@ def sample(thunk: Callable[[], Any], calls: int, count: int) -> list[float]:
 
 def shares(repeat: int, rounds: int) -> list[int]:
     """`repeat` samples split over `rounds` rounds as evenly as possible (earlier rounds take the remainder); rounds
-    is capped at repeat, so every round takes at least one sample."""
-    rounds = max(1, min(rounds, repeat))
+    is capped at repeat, so every round takes at least one sample. Raises ValueError unless both are ints >= 1."""
+    for name, value in (("repeat", repeat), ("rounds", rounds)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be an int >= 1, not {value!r}")
+    rounds = min(rounds, repeat)
     return [repeat // rounds + (k < repeat % rounds) for k in range(rounds)]
 
 
@@ -191,17 +213,27 @@ def _count_kernels(c: _Contender) -> None:
 
 
 def run_workload(w: Workload, contenders: list[str], repeat: int, warmup: int, sample_min_s: float,
-                 rounds: int = 3) -> list[Result]:
+                 rounds: int = 3, progress: Callable[[str], None] | None = None) -> list[Result]:
     """`w` under every contender, in the order given. Each contender is first prepared (`_prepare`: its first call,
     the check of its output, its warm-up); then the samples are taken in `rounds` rounds, each contender taking its
     share of `repeat` samples in turn and the order reversed every round. So a machine whose speed drifts while a
     workload is measured (other tenants, clock changes) slows every contender alike, and the ratios between them are
-    those of the same minutes; within a round each contender's samples are back-to-back calls, as in a user's loop."""
+    those of the same minutes; within a round each contender's samples are back-to-back calls, as in a user's loop.
+    Every contender's state (its compiled function, its copy of the inputs) is alive until the last round, so peak
+    memory is the sum of theirs. `progress` gets a line as each contender is prepared and as each result is done.
+    Raises ValueError when repeat or rounds is not an int >= 1."""
+    plan = shares(repeat, rounds)
     d = w.data(np.random.default_rng(0))
     ref = to_numpy(w.numpy(d)()) if w.check else None
-    prepared = [_prepare(w, c, d, ref, warmup, sample_min_s) for c in contenders]
+    prepared = []
+    for c in contenders:
+        p = _prepare(w, c, d, ref, warmup, sample_min_s)
+        prepared.append(p)
+        if progress is not None and isinstance(p, _Contender):
+            progress(f"{w.name:<22} {c:<16} first call {fmt_time(p.result.first_call_s)}, "
+                     f"{p.calls} call(s) per sample")
     live = [p for p in prepared if isinstance(p, _Contender)]
-    for k, count in enumerate(shares(repeat, rounds)):
+    for k, count in enumerate(plan):
         for c in live if k % 2 == 0 else live[::-1]:
             if c.result.skipped:
                 continue
@@ -216,10 +248,14 @@ def run_workload(w: Workload, contenders: list[str], repeat: int, warmup: int, s
             results.append(p)
             continue
         res = p.result
+        if res.samples and res.contender in LAZY:
+            try:
+                _count_kernels(p)
+            except Exception as e:  # as a failure in the rounds: its samples cannot be trusted
+                res.skipped = f"failed: {type(e).__name__}: {str(e)[:120]}"
+                res.samples, res.kernels, res.bytes_moved = [], None, None
         if res.samples:
             res.median_s, res.min_s = statistics.median(res.samples), min(res.samples)
-            if res.contender in LAZY:
-                _count_kernels(p)
         results.append(res)
     return results
 
@@ -261,13 +297,13 @@ def run(workloads: list[Workload], contenders: list[str], repeat: int = 15, warm
         sample_min_s: float = 2e-3, rounds: int = 3, progress: Callable[[str], None] | None = None) -> list[Result]:
     """Every workload under every contender, one workload at a time (inputs shared by all contenders; see
     `run_workload` for how the samples are taken)."""
+    shares(repeat, rounds)  # bad arguments fail before any workload runs
     results = []
     for w in workloads:
-        for r in run_workload(w, contenders, repeat, warmup, sample_min_s, rounds):
+        for r in run_workload(w, contenders, repeat, warmup, sample_min_s, rounds, progress):
             results.append(r)
             if progress is not None:
-                progress(f"{w.name:<22} {r.contender:<16} "
-                         + (r.skipped if r.skipped else f"{r.median_s * 1e3:10.3f} ms"))  # type: ignore[operator]
+                progress(f"{w.name:<22} {r.contender:<16} " + (r.skipped or f"median {fmt_time(r.median_s)}"))
     return results
 
 

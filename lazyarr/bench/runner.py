@@ -62,7 +62,9 @@ def make_thunk(w: Workload, contender: str, d: dict[str, np.ndarray]) -> Callabl
     if contender in w.custom:
         try:
             thunk = w.custom[contender](d, contender == "torch.compile")
-        except (ImportError, NotImplementedError, AttributeError) as e:
+        except ImportError as e:  # worded as for the other workloads, so the notes group them
+            raise UnsupportedError(f"{e.name} not installed" if e.name else str(e)) from e
+        except (NotImplementedError, AttributeError) as e:
             raise UnsupportedError(str(e)) from e
         return _unfused(thunk) if contender == "lazyarr FUSE=0" else thunk
     if contender == "numpy":

@@ -106,6 +106,11 @@ def make_thunk(w: Workload, contender: str, d: dict[str, np.ndarray]) -> Callabl
     raise UnsupportedError(f"unknown contender {contender}")
 
 
+def _failure(e: BaseException) -> str:
+    """A Result's `skipped` text for a contender that raised `e`."""
+    return f"failed: {type(e).__name__}: {str(e)[:120]}"
+
+
 def _unfused(thunk: Callable[[], Any]) -> Callable[[], Any]:
     """`thunk` run with FUSE=0 (one kernel per op)."""
     import lazyarr
@@ -198,7 +203,7 @@ def _prepare(w: Workload, contender: str, d: dict[str, np.ndarray], ref: Any, wa
         res.skipped = str(e)
         return res
     except Exception as e:  # a contender failing must not stop the run: record why
-        res.skipped = f"failed: {type(e).__name__}: {str(e)[:120]}"
+        res.skipped = _failure(e)
         return res
     return _Contender(res, thunk, calls)
 
@@ -242,7 +247,7 @@ def run_workload(w: Workload, contenders: list[str], repeat: int, warmup: int, s
             try:
                 c.result.samples += sample(c.thunk, c.calls, count)
             except Exception as e:  # failed after it had run: record why, keep the others going
-                c.result.skipped = f"failed: {type(e).__name__}: {str(e)[:120]}"
+                c.result.skipped = _failure(e)
                 c.result.samples = []
     results = []
     for p in prepared:
@@ -254,7 +259,7 @@ def run_workload(w: Workload, contenders: list[str], repeat: int, warmup: int, s
             try:
                 _count_kernels(p)
             except Exception as e:  # as a failure in the rounds: its samples cannot be trusted
-                res.skipped = f"failed: {type(e).__name__}: {str(e)[:120]}"
+                res.skipped = _failure(e)
                 res.samples, res.kernels, res.bytes_moved = [], None, None
         if res.samples:
             res.median_s, res.min_s = statistics.median(res.samples), min(res.samples)

@@ -247,6 +247,10 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         return self._new(self.uop.cast(dtypes.to_dtype(dtype)))
 
     def astype(self, dtype: Any, copy: bool = True) -> Tensor:
+        """This tensor's values as `dtype` (NumPy's ndarray.astype): always a new array with its own storage, unless
+        `copy` is False and the tensor already has that dtype, when it is returned itself."""
+        if self.dtype is dtypes.to_dtype(dtype):
+            return self.clone() if copy else self
         return self.cast(dtype)
 
     def float(self) -> Tensor:

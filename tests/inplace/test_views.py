@@ -224,3 +224,18 @@ def test_writes_after_copying_in_a_detached_view_of_itself(lazy: bool) -> None:
     a.T[0] = -1
     np.testing.assert_array_equal(base.numpy(), a)
     np.testing.assert_array_equal(v.numpy(), a)
+
+
+def test_astype_to_the_same_dtype_is_a_copy_unless_copy_is_false() -> None:
+    """NumPy: astype makes a new array by default, so writes to it do not reach the original (they did: it was a
+    view); copy=False with the same dtype gives the array itself."""
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    t = Tensor(a.copy())
+    v = t.astype(np.float32)
+    v[0] = 99
+    np.testing.assert_array_equal(t.numpy(), a)
+    np.testing.assert_array_equal(v.numpy(), np.where(np.arange(2)[:, None] == 0, 99, a))
+    assert t.astype(np.float32, copy=False) is t
+    w = t.astype(np.float64, copy=False)  # another dtype: a new array either way
+    w[1] = -1
+    np.testing.assert_array_equal(t.numpy(), a)

@@ -540,6 +540,15 @@ def combine(op: Ops, a: Tensor, b: Any) -> Tensor:
     return a + b if op is Ops.ADD else a * b
 
 
+def _loop_dtype(x: Tensor, dtype: Any, out: Any) -> Any:
+    """The dtype a reduction or accumulation of `x` with `out=` computes in, as NumPy picks it: `dtype` when given,
+    else out's dtype when x casts to it within its kind (int8 summed into int64 sums in int64), else x's own (float32
+    summed into int32 sums in float32; the result is cast on its way into out)."""
+    if dtype is not None:
+        return dtype
+    return out.dtype if np.can_cast(_np_dtype(x.dtype), _np_dtype(out.dtype), "same_kind") else None
+
+
 def _probe_dtype(method: Callable[..., Any], dt: DType, **kw: Any) -> DType:
     """The result dtype NumPy gives `method` on a 1-element array of `dt` (raises NumPy's TypeError otherwise)."""
     with np.errstate(all="ignore"):
@@ -552,8 +561,7 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
     op = REDUCE_OPS[ufunc]
     if out is not None:
         out = _out_tuple(out, 1)[0]
-        if dtype is None:
-            dtype = out.dtype
+        dtype = _loop_dtype(x, dtype, out)
     res_dt = _probe_dtype(ufunc.reduce, x.dtype, dtype=_np_dtype(dtype))
     axes = reduce_axes(axis, x.ndim)
     name = ufunc.__name__
@@ -590,8 +598,7 @@ def accumulate(ufunc: np.ufunc, x: Tensor, axis: int = 0, dtype: Any = None, out
     """`ufunc.accumulate` for add, multiply, maximum, minimum, logical_and and logical_or (lazy)."""
     if out is not None:
         out = _out_tuple(out, 1)[0]
-        if dtype is None:
-            dtype = out.dtype
+        dtype = _loop_dtype(x, dtype, out)
     if x.ndim == 0:
         raise ValueError("cannot accumulate on a scalar")
     res_dt = _probe_dtype(ufunc.accumulate, x.dtype, dtype=_np_dtype(dtype))

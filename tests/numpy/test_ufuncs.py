@@ -4,6 +4,7 @@ fusion, out=/where=/dtype=/casting=, and the reduce/accumulate/outer methods."""
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -308,3 +309,21 @@ def test_foreign_array_types_defer():
             return "other"
 
     assert np.add(Tensor(np.ones(2)), Other()) == "other"
+
+
+@pytest.mark.parametrize("call, reduces", [
+    (lambda a, o: np.sum(a, axis=1, out=o), True),
+    (lambda a, o: np.add.reduce(a, axis=1, out=o), True),
+    (lambda a, o: np.prod(a, axis=1, out=o), True),
+    (lambda a, o: np.add.accumulate(a, axis=1, out=o), False),
+])
+@pytest.mark.parametrize("src, dst", [("float32", "int32"), ("int8", "int64"), ("float32", "float64")])
+def test_reductions_into_out_compute_in_the_dtype_numpy_picks(call: Any, reduces: bool, src: str, dst: str) -> None:
+    """NumPy reduces in out's dtype only when the input casts to it within its kind (int8 into int64: no
+    overflow); float32 into int32 reduces in float32 and casts the result (lazyarr cast each input to int first)."""
+    a = (np.array([[0.6, 0.6, 0.6, 2.5], [1.5, 1.5, -0.9, 3.0]]) * (100 if src == "int8" else 1)).astype(src)
+    shape = a.shape[:1] if reduces else a.shape
+    want = call(a, np.zeros(shape, dst))
+    got = call(Tensor(a), Tensor(np.zeros(shape, dst)))
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.numpy(), want)

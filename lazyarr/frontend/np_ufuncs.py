@@ -482,6 +482,10 @@ def ufunc_call(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
     dts = _lazyarr_dtypes(loop)
     if dts is None:
         return numpy_fallback(ufunc, inputs, kwargs, ufunc.__name__)
+    if ufunc is np.power and not dts[0].is_float and not is_tensor(inputs[1]) and np.any(np.asarray(inputs[1]) < 0):
+        # NumPy checks the exponents' values; those of a host scalar or array are known now (a lazy Tensor's are not:
+        # there a negative exponent gives 0, as `Tensor.pow` documents)
+        raise ValueError("Integers to negative integer powers are not allowed.")
     device = next(x for x in inputs + outs if is_tensor(x)).device
     xs = [operand(x, dt, device) for x, dt in zip(inputs, dts)]
     try:

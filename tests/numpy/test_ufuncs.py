@@ -327,3 +327,14 @@ def test_reductions_into_out_compute_in_the_dtype_numpy_picks(call: Any, reduces
     got = call(Tensor(a), Tensor(np.zeros(shape, dst)))
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got.numpy(), want)
+
+
+@pytest.mark.parametrize("exponent", [-1, np.int8(-2), np.array([1, -1, 2])])
+def test_np_power_of_integers_to_negative_host_exponents_raises(exponent: Any) -> None:
+    """As NumPy (and `Tensor ** -1`); np.power gave 0 for them."""
+    base = np.array([1, 2, 3])
+    with pytest.raises(ValueError, match="negative integer powers"):
+        np.power(base, exponent)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        np.power(Tensor(base), exponent)
+    np.testing.assert_array_equal(np.power(Tensor(base), np.abs(exponent)).numpy(), np.power(base, np.abs(exponent)))

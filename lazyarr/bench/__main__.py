@@ -70,16 +70,17 @@ def main(argv: list[str] | None = None) -> int:
         workloads = [w for w in workloads if w in chosen or (w.stream and memory)
                      or (compute and w.name.startswith("matmul"))]
     repeat = args.repeat or (5 if args.quick else 15)
+    rounds = min(args.rounds, repeat)  # as runner.shares caps them
     start = time.perf_counter()
     with Context(**({"NUM_THREADS": args.threads} if args.threads else {})):
         if args.threads:
             _set_peer_threads(args.threads)
         results = runner.run(workloads, contenders, repeat=repeat, warmup=1 if args.quick else 2,
-                             sample_min_s=1e-3 if args.quick else 2e-3, rounds=args.rounds,
+                             sample_min_s=1e-3 if args.quick else 2e-3, rounds=rounds,
                              progress=lambda line: print(line, file=sys.stderr, flush=True))
         env = report.environment()
     lim = runner.limits(workloads, results)
-    print(f"\nlazyarr benchmarks: median of {repeat} samples in {min(args.rounds, repeat)} rounds, "
+    print(f"\nlazyarr benchmarks: median of {repeat} samples in {rounds} rounds, "
           f"{time.perf_counter() - start:.0f} s in all; "
           f"{env['cpus']} CPUs, lazyarr threads {env['lazyarr threads']}; BLAS env {env['blas env'] or 'default'}\n")
     print(report.table(workloads, results, lim, contenders))
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         print(first_call.describe(extra["first call"]))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"environment": env, "repeat": repeat, "rounds": min(args.rounds, repeat), "quick": args.quick,
+            json.dump({"environment": env, "repeat": repeat, "rounds": rounds, "quick": args.quick,
                        **runner.as_dict(results, lim), **extra}, f, indent=1)
     if args.plot:
         report.plot(workloads, results, contenders, args.plot)

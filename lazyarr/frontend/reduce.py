@@ -64,12 +64,12 @@ class ReduceMixin:
         return acc._reduce(op, axis, keepdims).cast(x.dtype)
 
     def sum(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None,
-               keepdim: bool | None = None) -> Tensor:
+            keepdim: bool | None = None) -> Tensor:
         """Sum over `axis` (NumPy's accumulation dtypes; float16 accumulates in float32)."""
         return self._accumulate(Ops.ADD, axis, keepdim if keepdim is not None else keepdims, dtype)
 
     def prod(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None,
-                keepdim: bool | None = None) -> Tensor:
+             keepdim: bool | None = None) -> Tensor:
         """Product over `axis` (NumPy's accumulation dtypes; float16 accumulates in float32)."""
         return self._accumulate(Ops.MUL, axis, keepdim if keepdim is not None else keepdims, dtype)
 
@@ -92,7 +92,7 @@ class ReduceMixin:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
 
     def mean(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None,
-                keepdim: bool | None = None) -> Tensor:
+             keepdim: bool | None = None) -> Tensor:
         """Arithmetic mean; integers give the default float. An empty reduction gives NaN (NumPy, without the
         warning)."""
         keepdims = keepdim if keepdim is not None else keepdims

@@ -649,7 +649,7 @@ class InplaceMixin:
         v = value_for(target, value, strict=False)
         if target.size == 0:
             return
-        if _is_scatter(target.uop):
+        if _is_scatter(target.uop, self.uop):
             lvalue, value = _peel_scatter(target.uop, v.uop)
             write(self, lvalue, _last_write_wins(self, lvalue, value))
         elif v.uop is not target.uop:
@@ -705,5 +705,9 @@ class InplaceMixin:
         return self._inplace("matmul", self @ o)
 
 
-def _is_scatter(u: UOp) -> bool:
-    return strip_movement(u)[1].op is Ops.GATHER
+def _is_scatter(u: UOp, owner: UOp) -> bool:
+    """Whether `u` (an indexing result of a tensor whose value is `owner`) gathers through an index of its own: a
+    scatter target. A GATHER at the bottom of owner itself is owner's value (the copy fancy indexing made earlier),
+    which a basic index views and writes in place."""
+    base = strip_movement(u)[1]
+    return base.op is Ops.GATHER and base is not strip_movement(owner)[1]

@@ -165,3 +165,60 @@ def test_scatter_with_broadcast_or_separated_indices(idx: Any) -> None:
     x[idx] = -1.0
     a[idx] = -1.0
     assert_matches(x, a)
+
+
+
+def _write_after_int_index(a: Any) -> Any:
+    v = a[[0, 1]]
+    v[0] = -1
+    v[[1], 2] = -2
+    return v
+
+
+def _write_after_mask(a: Any) -> Any:
+    v = a[a > 5]
+    v[0] = -1
+    return v
+
+
+def _write_after_take(a: Any) -> Any:
+    v = np.take(a, [2, 0], axis=0)
+    v[:, 1] += 10
+    return v
+
+
+def _write_through_a_view_of_the_copy(a: Any) -> Any:
+    v = a[[2, 1]]
+    w = v.T[1:]
+    w[0] = -3
+    return v
+
+
+def _lazy_value_read_before_the_write(a: Any) -> Any:
+    v = a[[0, 1]]
+    total = v.sum(axis=0)
+    v[...] = 4
+    return total
+
+
+COPY_WRITES = {
+    "int_index": _write_after_int_index,
+    "mask": _write_after_mask,
+    "take": _write_after_take,
+    "view_of_copy": _write_through_a_view_of_the_copy,
+    "read_before_write": _lazy_value_read_before_the_write,
+}
+
+
+@pytest.mark.parametrize("realized", [True, False], ids=["realised", "lazy"])
+@pytest.mark.parametrize("name", list(COPY_WRITES))
+def test_writes_into_a_fancy_indexing_copy_change_only_that_copy(name: str, realized: bool) -> None:
+    # fancy indexing and np.take return copies, whose value is a GATHER over the source; a write into one used to be
+    # taken for a scatter into the source and crashed (AssertionError)
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = Tensor(a.copy())
+    x = x.realize() if realized else x * 1
+    expected = COPY_WRITES[name](a)
+    got = COPY_WRITES[name](x)
+    assert_matches(got, expected)
+    assert_matches(x, a)

@@ -238,3 +238,35 @@ def test_schedule_cache_reuses_structure_on_new_data() -> None:
         y = rng.standard_normal((5, 7)).astype(np.float32)
         assert_matches(program(Tensor(y)).realize(), (y * 3 + 1).sum(0), rtol=1e-5)
     assert lazyarr.stats().schedules_created == before
+
+
+def test_long_repeating_chain_runs_as_alike_kernels_compiled_once() -> None:
+    # a chain whose one kernel would take seconds to compile is cut into kernels of one structure (compiled once);
+    # every x feeds two branches, so a cut must store x itself, or each kernel would compute the chain from the start
+    (a,) = arrays(1, (300,))
+    def chain(x, steps, f):  # noqa: ANN001, ANN202
+        for _ in range(steps):
+            x = 0.5 * x + 0.1 * f(x)
+        return x
+    for steps, f in ((60, lambda x: np.exp(-x)), (30, np.sin)):
+        with lazyarr.Context(FUSE=0):
+            unfused = chain(Tensor(a), steps, f).realize()
+        before = lazyarr.stats()
+        fused = chain(Tensor(a), steps, f).realize()
+        after = lazyarr.stats()
+        launched = after.kernels_launched - before.kernels_launched
+        made = after.kernels_compiled - before.kernels_compiled + after.disk_cache_hits - before.disk_cache_hits
+        assert 2 <= launched <= 6 and made <= 3, (launched, made)
+        assert_matches(fused, chain(a.astype(np.float64), steps, f).astype(np.float32), rtol=1e-4, atol=1e-5)
+        np.testing.assert_array_equal(fused.numpy(), unfused.numpy())  # cutting changes no bits
+
+
+def test_ten_thousand_chained_adds_realise() -> None:
+    # each kernel's path is bounded, so neither the scheduler's recursion nor the compile time grows with the chain
+    y = Tensor(np.zeros(5, np.float32))
+    for _ in range(10_000):
+        y = y + 1
+    with kernel_count() as box:
+        out = y.numpy()
+    np.testing.assert_array_equal(out, np.full(5, 10_000, np.float32))
+    assert 2 <= box["kernels"] <= 30

@@ -416,7 +416,12 @@ class _Scheduler:
         shape without reductions share a kernel). A node that belongs to k >= 2 kernels is stored when the work
         recomputing repeats, its operations per element times k - 1, exceeds RECOMPUTE_MAX_OPS, or its reads exceed
         RECOMPUTE_MAX_LEAVES (see `cost`): twenty reductions of one tanh chain read it from a buffer instead of running
-        it twenty times."""
+        it twenty times.
+
+        A kernel with reductions runs one loop over each reduction's input (a pass) before the loop computing its
+        outputs, and computes a value again in every pass that reads it. A value that belongs to k >= 2 passes is
+        stored when its operations per element times k - 1 exceed RECOMPUTE_MAX_OPS: in `y = y + y.sum(1, keepdims=
+        True)` run n times, each `y` would be computed again in every later pass, n * n steps for n."""
         # output -> its kernel: elementwise outputs of one shape are stored by one kernel (`fuse_outputs`)
         outputs: dict[UOp, Any] = {}
         groups: dict[tuple[int, ...], Any] = {}
@@ -425,25 +430,27 @@ class _Scheduler:
             together = base.op in GroupOp.Elementwise and base not in self.overwritten and not self._reduces(base)
             outputs[base] = groups.setdefault(base.shape, object()) if together else base
         kernels: dict[UOp, frozenset[Any]] = {}  # node -> the kernels computing it (at most _KERNELS_TRACKED)
+        passes: dict[UOp, frozenset[Any]] = {}  # node -> the passes computing it (a kernel's output, or a reduction)
         shared: set[UOp] = set()
         for n in reversed(nodes):  # users before their sources
-            own = kernels.get(n, frozenset())
+            own, runs = kernels.get(n, frozenset()), passes.get(n, frozenset())
             if len(own) > 1 and n.op is Ops.REDUCE:
                 shared.add(n)  # a reduction several kernels need (through views, say) is stored, as one with users
-            elif len(own) > 1 and n.op in GroupOp.ALU and n not in self.matmul_products:
+            elif len(runs) > 1 and n.op in GroupOp.ALU and n not in self.matmul_products:
                 ops, leaves = self.cost(n)
-                if ops * (len(own) - 1) > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES:
+                if len(own) > 1 and (ops * (len(own) - 1) > RECOMPUTE_MAX_OPS or leaves > RECOMPUTE_MAX_LEAVES):
                     shared.add(n)
+                elif self.cost(n, reductions=False)[0] * (len(runs) - 1) > RECOMPUTE_MAX_OPS:
+                    shared.add(n)  # passes of one kernel read its inputs again from the cache: only its ops count
             if n in outputs:
-                give = frozenset((outputs[n],))
+                give = give_pass = frozenset((outputs[n],))
             elif n in shared or self._stored_anyway(n):
-                give = frozenset((n,))
+                give = give_pass = frozenset((n,))
             else:
-                give = own
+                give, give_pass = own, frozenset((n,)) if n.op is Ops.REDUCE else runs
             for src in n.src:
-                seen = kernels.get(src)
-                union = give if seen is None or seen is give else seen | give
-                kernels[src] = union if len(union) <= _KERNELS_TRACKED else frozenset(list(union)[:_KERNELS_TRACKED])
+                kernels[src] = _union(kernels.get(src), give)
+                passes[src] = _union(passes.get(src), give_pass)
         return shared
 
     def _path_cuts(self, nodes: list[UOp]) -> set[UOp]:
@@ -519,13 +526,14 @@ class _Scheduler:
             return True
         return u.op is Ops.REDUCE and self.users.get(u, 0) > 1
 
-    def cost(self, u: UOp) -> tuple[float, float]:
+    def cost(self, u: UOp, reductions: bool = True) -> tuple[float, float]:
         """(ops, leaves) of recomputing `u` in each kernel that uses it, both per element of `u`: its ALU and REDUCE
         operations (a transcendental counts `_OP_COST`; a reduction inside `u` runs again over its whole input: a
         matrix product over k counts 2k), and the elements it reads: a bias or a row statistic broadcast over `u`
         costs little to read again, a full-size input a whole `u`, the input of a reduction inside `u` all of that
         input. The walk stops at what is stored anyway: inputs, stored nodes, a reduction with several users, and
-        writes, copies and clones."""
+        writes, copies and clones; with `reductions=False` also at every reduction (the cost of recomputing `u` in
+        another pass of the kernel computing it, where each reduction ran once in a pass of its own)."""
         ops, leaves = 0.0, 0.0
         size = max(u.size, 1)
         seen: set[UOp] = set()
@@ -539,6 +547,8 @@ class _Scheduler:
                 continue  # computed from the index: nothing to read
             if n.op is Ops.PARAM or (n is not u and (n in self.buffer_of or self._stored_anyway(n))):
                 leaves += min(n.size, loop) / size
+                continue
+            if n.op is Ops.REDUCE and not reductions:
                 continue
             inner = n.src[0].size if n.op is Ops.REDUCE else loop
             if n.op in GroupOp.ALU or n.op is Ops.REDUCE:
@@ -853,6 +863,12 @@ class _Scheduler:
                 if indegree[j] == 0:
                     heapq.heappush(ready, j)
         return out if len(out) == len(self.infos) else None
+
+
+def _union(seen: frozenset[Any] | None, give: frozenset[Any]) -> frozenset[Any]:
+    """`seen | give`, kept to _KERNELS_TRACKED members (`_Scheduler._shared_values`)."""
+    union = give if seen is None or seen is give else seen | give
+    return union if len(union) <= _KERNELS_TRACKED else frozenset(list(union)[:_KERNELS_TRACKED])
 
 
 @dataclass(frozen=True)

@@ -270,3 +270,27 @@ def test_ten_thousand_chained_adds_realise() -> None:
         out = y.numpy()
     np.testing.assert_array_equal(out, np.full(5, 10_000, np.float32))
     assert 2 <= box["kernels"] <= 30
+
+
+def test_value_read_by_many_passes_of_a_kernel_is_stored() -> None:
+    # y = y + y.sum(1) in a loop: fused into one kernel, each reduction's pass would compute every earlier y again
+    # (n * n steps of code and work); a y read by several passes costing more than RECOMPUTE_MAX_OPS is stored
+    (a,) = arrays(1, (8, 16))
+    y, ref = Tensor(a), a.astype(np.float64)
+    for _ in range(30):
+        y = y + y.sum(1, keepdims=True) * 1e-2
+        ref = ref + ref.sum(1, keepdims=True) * 1e-2
+    before = lazyarr.stats()
+    assert_matches(y.realize(), ref.astype(np.float32), rtol=1e-4, atol=1e-5)
+    after = lazyarr.stats()
+    assert after.kernels_compiled - before.kernels_compiled + after.disk_cache_hits - before.disk_cache_hits <= 3
+    assert 10 <= after.kernels_launched - before.kernels_launched <= 30
+
+
+def test_softmax_of_a_costly_value_stays_one_kernel() -> None:
+    # a value read by the passes of one kernel is computed in each while that costs little: softmax(tanh(x) * 3)
+    (a,) = arrays(1, (8, 16))
+    with kernel_count(1):
+        out = (Tensor(a).tanh() * 3).softmax(1).realize()
+    e = np.exp(np.tanh(a) * 3 - (np.tanh(a) * 3).max(1, keepdims=True))
+    assert_matches(out, e / e.sum(1, keepdims=True), rtol=1e-5, atol=1e-6)

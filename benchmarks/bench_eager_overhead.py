@@ -1,7 +1,9 @@
 """Eager (non-jit) overhead: the elementwise chain `a*b + c*exp(-d)*sin(a)` at 2**16 float32 and `x + 1` on 16
 floats, built and realised per call ("total"), and the realisation alone ("realize": the graph built untimed).
 
-Run: `PYTHONPATH=$PWD python benchmarks/bench_eager_overhead.py [--repeat 2000] [--profile chain|tiny]`.
+Run: `PYTHONPATH=$PWD python benchmarks/bench_eager_overhead.py [--repeat 2000] [--profile chain|tiny]
+[--live N] [--pending M]` (`--live`: N other realised tensors of 4 floats stay alive while timing; `--pending`: M other
+lazy tensors, `t + 1` over them, stay alive: a realisation's cost should not grow with either).
 To compare two checkouts on a busy machine, alternate them: `for i in 1 2 3; do for d in OLD NEW; do
 PYTHONPATH=$d python $d/benchmarks/bench_eager_overhead.py; done; done`.
 Times: median and minimum in microseconds over `repeat` calls (gc off while timing).
@@ -48,8 +50,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=2000)
     parser.add_argument("--profile", choices=["chain", "tiny"], default=None)
+    parser.add_argument("--live", type=int, default=0)
+    parser.add_argument("--pending", type=int, default=0)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
+    live = [Tensor(np.ones(4, np.float32)) for _ in range(max(args.live, args.pending))]
+    pending = [t + 1 for t in live[:args.pending]]
     a, b, c, d = (Tensor(rng.standard_normal(1 << 16).astype(np.float32)).realize() for _ in range(4))
     x = Tensor(np.arange(16, dtype=np.float32)).realize()
     workloads = {"chain": lambda: a * b + c * (-d).exp() * a.sin(), "tiny": lambda: x + 1}
@@ -68,7 +74,7 @@ def main() -> None:
         for part, realize_only in (("total", False), ("realize", True)):
             ts = times(build, args.repeat, realize_only)
             row.append(f"{name} {part} {statistics.median(ts) * 1e6:6.1f}/{min(ts) * 1e6:6.1f}")
-    print("  ".join(row) + "   (median/min us)")
+    print("  ".join(row) + f"   (median/min us; {len(live)} live, {len(pending)} pending)")
 
 
 if __name__ == "__main__":

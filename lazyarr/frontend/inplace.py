@@ -26,7 +26,7 @@ from lazyarr.frontend.movement import _getitem
 from lazyarr.graph.alias import all_valid, is_broadcast
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import chain_view, strip_movement, structure_key, view_stack_of
-from lazyarr.graph.uop import UOp, assign_storage, toposort
+from lazyarr.graph.uop import UOp, assign_storage, holding, readers, toposort
 from lazyarr.graph.view import View
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.realize import realize_uops
@@ -99,6 +99,12 @@ class IdentitySet:
 
 
 all_tensors = IdentitySet()  # every live Tensor, so a realised graph can repoint all tensors that share it
+
+
+def hold(t: Tensor) -> None:
+    """Register `t` as holding its graph (call after giving a tensor a new one): a realisation repoints the tensors
+    holding a node over what it computed (`uop.readers`, `uop.holding`) without looking at every live tensor."""
+    t.uop.add_holder(_ref(t))
 
 
 _Ops = tuple[tuple[Ops, Any], ...]  # a movement chain (top-down) as (op, arg) pairs
@@ -282,6 +288,7 @@ def _repoint(g: _Group, new_base: UOp) -> None:
             m._group = None
         else:
             m.uop = new
+            hold(m)
     g.base = new_base
 
 
@@ -553,10 +560,15 @@ def _outside_readers(overwritten: set[UOp], executed: set[UOp]) -> tuple[dict[UO
 def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group], solo: dict[UOp, Tensor],
            inputs: set[Any]) -> None:
     """Repoint every live tensor and group base through `mapping`; give each realised array its new buffer."""
+    # every node of a view of storage (or of a bare constant) is one too: when `mapping` replaces no such node (no
+    # storage was overwritten), only the tensors holding a node made over a replaced one can change
+    keep_realized = not any(is_realized(k) for k in mapping)
+    changing = readers(list(mapping)) if keep_realized else None
     memo: dict[UOp, UOp] = {}
 
     def sub(u: UOp) -> UOp:
-        # iterative post-order that stops at nodes already rewritten for an earlier tensor
+        # iterative post-order that stops at nodes already rewritten for an earlier tensor and at nodes that read no
+        # replaced node
         stack = [(u, False)]
         while stack:
             n, expanded = stack.pop()
@@ -564,6 +576,8 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
                 continue
             if n in mapping:
                 memo[n] = mapping[n]
+            elif changing is not None and n not in changing:
+                memo[n] = n
             elif not expanded:
                 stack.append((n, True))
                 stack.extend((s, False) for s in n.src if s not in memo)
@@ -572,11 +586,8 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
                 memo[n] = n if srcs == n.src else UOp(n.op, n.dtype, srcs, n.arg)
         return memo[u]
 
-    # every node of a view of storage (or of a bare constant) is one too: when `mapping` replaces no such node (no
-    # storage was overwritten), a graph that is one needs no walk
-    keep_realized = not any(is_realized(k) for k in mapping)
     groups: dict[int, _Group] = {}
-    for t in all_tensors:
+    for t in all_tensors if changing is None else holding(changing):
         if (g := t._group) is not None:
             groups[id(g)] = g
         u = t.uop
@@ -585,6 +596,7 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
         new = memo.get(u) or sub(u)
         if new is not u:
             t.uop = new
+            hold(t)
     for g in groups.values():
         if not (keep_realized and is_realized(g.base)):
             g.base = sub(g.base)

@@ -21,6 +21,7 @@ from lazyarr.frontend.inplace import (
     RECENT_CAP,
     InplaceMixin,
     all_tensors,
+    hold,
     is_realized,
     is_view_of,
     join_views,
@@ -77,6 +78,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         self._ctx: Any = None
         self._group: Any = None  # the array this tensor views (see frontend/inplace.py)
         all_tensors.add(self)
+        hold(self)
         if len(recent) < RECENT_CAP:
             recent.append(weakref.ref(self))
         if not isinstance(data, (Tensor, UOp)):
@@ -130,6 +132,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
             join_views(self, t)  # a view: it sees writes to self's array (NumPy semantics)
         else:
             t.uop = grad_mode_uop(uop)  # computed under no_grad: detached
+        hold(t)
         return t
 
     # ---- realisation ----

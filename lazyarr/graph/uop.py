@@ -47,13 +47,17 @@ class UOp:
     """One node: `op` applied to `src` with static `arg`, producing `dtype` values of `shape`."""
 
     # equality and hashing are object identity (object's own, in C): hash-consing makes identity structural
-    __slots__ = ("op", "dtype", "src", "arg", "shape", "__weakref__")
+    __slots__ = ("op", "dtype", "src", "arg", "shape", "users", "holders", "__weakref__")
 
     op: Ops
     dtype: DType
     src: tuple[UOp, ...]
     arg: Any
     shape: tuple[int, ...]
+    # bookkeeping beside the node's value: weak references to the nodes made over it, and to the objects (tensors)
+    # that registered as holding it (`add_holder`); both keep dead or stale entries until a sweep
+    users: list[weakref.ref[UOp]]
+    holders: list[weakref.ref[Any]] | None
 
     def __new__(cls, op: Ops, dtype: DType, src: tuple[UOp, ...] = (), arg: Any = None) -> UOp:
         # arg_key inlined: this runs for every node of every eager op
@@ -69,7 +73,11 @@ class UOp:
         _set_src(self, src)
         _set_arg(self, arg)
         _set_shape(self, shape)
-        _cache[key] = weakref.ref(self, functools.partial(_drop_cached, key))
+        _set_users(self, [])
+        _set_holders(self, None)
+        ref = _cache[key] = weakref.ref(self, functools.partial(_drop_cached, key))
+        for s in src:
+            _add_ref(s.users, ref)
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -80,6 +88,13 @@ class UOp:
 
     def __repr__(self) -> str:
         return pretty(self)
+
+    def add_holder(self, ref: weakref.ref[Any]) -> None:
+        """Note that the object behind `ref` holds this node (`holding` finds it while it still does)."""
+        if self.holders is None:
+            _set_holders(self, [ref])
+        else:
+            _add_ref(self.holders, ref)
 
     # ---- properties ----
     @property
@@ -161,8 +176,39 @@ def _drop_cached(key: tuple, ref: weakref.ref[UOp]) -> None:
 
 
 # a new UOp's slots are set through their descriptors (its own __setattr__ refuses, so that UOps stay immutable)
-_set_op, _set_dtype, _set_src, _set_arg, _set_shape = (UOp.__dict__[name].__set__
-                                                       for name in ("op", "dtype", "src", "arg", "shape"))
+_set_op, _set_dtype, _set_src, _set_arg, _set_shape, _set_users, _set_holders = (
+    UOp.__dict__[name].__set__ for name in ("op", "dtype", "src", "arg", "shape", "users", "holders"))
+
+
+def _add_ref(refs: list[weakref.ref[Any]], ref: weakref.ref[Any]) -> None:
+    """Append `ref`; at 16, 32, 64, ... entries first drop the dead ones (a node read by every step of a loop keeps
+    about twice its live users)."""
+    n = len(refs)
+    if n >= 16 and not n & (n - 1):
+        refs[:] = [r for r in refs if r() is not None]
+    refs.append(ref)
+
+
+def readers(nodes: list[UOp]) -> set[UOp]:
+    """`nodes` and every live node made over any of them, directly or not (through `UOp.users`)."""
+    found: set[UOp] = set()
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if n not in found:
+            found.add(n)
+            stack.extend(u for r in n.users if (u := r()) is not None and u not in found)
+    return found
+
+
+def holding(nodes: set[UOp]) -> list[Any]:
+    """The live objects registered (`UOp.add_holder`) as holding one of `nodes` that still hold it (their `uop`)."""
+    out: dict[int, Any] = {}
+    for n in nodes:
+        for r in n.holders or ():
+            if (h := r()) is not None and h.uop is n:
+                out[id(h)] = h
+    return list(out.values())
 
 
 def arg_key(arg: Any) -> Any:

@@ -58,3 +58,36 @@ def test_split_launches_cover_every_chunk_exactly_once() -> None:
         t = Tensor(np.arange(50000, dtype=np.float32)).realize()
         ref = np.sin(np.arange(50000, dtype=np.float32) * 3 + 1)
         np.testing.assert_allclose((t * 3 + 1).sin().numpy(), ref, rtol=0, atol=2e-7)
+
+
+def test_realize_repoints_readers_of_the_graph_made_before_and_after_it() -> None:
+    # the tensors to repoint are found from the realised nodes up (`uop.readers`), not by looking at every tensor:
+    # a reader made before the realised tensor (hash-consing gives it the same node), one made after, a view, and a
+    # reader of a reader are repointed; lazy tensors that read other graphs keep their graphs
+    x = Tensor(np.arange(6, dtype=np.float32)).realize()
+    before = x * 3 + 1
+    y = x * 3 + 1
+    after = (y * 2).reshape(2, 3)
+    deeper = after.sum(1)
+    others = [x * 5 + k for k in range(50)]
+    graphs = [t.uop for t in others]
+    with kernel_count(1):
+        y.realize()
+    assert before.uop is y.uop and all(t.uop is g for t, g in zip(others, graphs))
+    with kernel_count(1):  # only y * 2 and the row sum: y's value is read, not computed again
+        deeper.realize()
+    with kernel_count(1):
+        np.testing.assert_array_equal(after.numpy(), ((np.arange(6) * 3 + 1) * 2).reshape(2, 3).astype(np.float32))
+    np.testing.assert_array_equal(deeper.numpy(), ((np.arange(6) * 3 + 1) * 2).reshape(2, 3).sum(1))
+    np.testing.assert_array_equal(others[7].numpy(), np.arange(6, dtype=np.float32) * 5 + 7)
+
+
+def test_realising_each_of_many_lazy_results_in_turn() -> None:
+    # [float(r) for r in results] over thousands of pending results: each realisation repoints only its readers
+    # (it walked every live tensor's graph: 70 s for 4000 results, now about 2 s)
+    rng = np.random.default_rng(3)
+    data = [rng.standard_normal(4).astype(np.float32) for _ in range(600)]
+    sums = [Tensor(d).sum() for d in data]
+    with kernel_count(600):
+        got = [float(s) for s in sums]
+    np.testing.assert_allclose(got, [d.astype(np.float64).sum() for d in data], rtol=1e-5, atol=1e-6)

@@ -1,7 +1,8 @@
-"""Eager (non-jit) overhead: the elementwise chain `a*b + c*exp(-d)*sin(a)` at 2**16 float32 and `x + 1` on 16
-floats, built and realised per call ("total"), and the realisation alone ("realize": the graph built untimed).
+"""Eager (non-jit) overhead: the elementwise chain `a*b + c*exp(-d)*sin(a)` at 2**16 float32, `x + 1` on 16
+floats and an in-place `x += 1` on 16 floats ("write"), built and realised per call ("total"), and the realisation
+alone ("realize": the graph built untimed).
 
-Run: `PYTHONPATH=$PWD python benchmarks/bench_eager_overhead.py [--repeat 2000] [--profile chain|tiny]
+Run: `PYTHONPATH=$PWD python benchmarks/bench_eager_overhead.py [--repeat 2000] [--profile chain|tiny|write]
 [--live N] [--pending M]` (`--live`: N other realised tensors of 4 floats stay alive while timing; `--pending`: M other
 lazy tensors, `t + 1` over them, stay alive: a realisation's cost should not grow with either).
 To compare two checkouts on a busy machine, alternate them: `for i in 1 2 3; do for d in OLD NEW; do
@@ -49,7 +50,7 @@ def times(build: Callable[[], Tensor], repeat: int, realize_only: bool) -> list[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=2000)
-    parser.add_argument("--profile", choices=["chain", "tiny"], default=None)
+    parser.add_argument("--profile", choices=["chain", "tiny", "write"], default=None)
     parser.add_argument("--live", type=int, default=0)
     parser.add_argument("--pending", type=int, default=0)
     args = parser.parse_args()
@@ -58,7 +59,9 @@ def main() -> None:
     pending = [t + 1 for t in live[:args.pending]]
     a, b, c, d = (Tensor(rng.standard_normal(1 << 16).astype(np.float32)).realize() for _ in range(4))
     x = Tensor(np.arange(16, dtype=np.float32)).realize()
-    workloads = {"chain": lambda: a * b + c * (-d).exp() * a.sin(), "tiny": lambda: x + 1}
+    y = Tensor(np.arange(16, dtype=np.float32)).realize()
+    workloads = {"chain": lambda: a * b + c * (-d).exp() * a.sin(), "tiny": lambda: x + 1,
+                 "write": lambda: y.__iadd__(1)}
     if args.profile:
         build = workloads[args.profile]
         times(build, 20, False)

@@ -506,7 +506,7 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
     writes = [n for n in nodes if n.op is _ASSIGN]
     written: set[Buffer] = set()
     if writes:
-        overwritten = {assign_storage(a.src[0]) for a in writes}
+        overwritten = list(dict.fromkeys(assign_storage(a.src[0]) for a in writes))
         snapshots, clones = _outside_readers(overwritten, set(roots) | set(writes))
         extra = list(dict.fromkeys(n for n in [*snapshots.values(), *clones] if n not in roots))
         results = realize_uops(roots + extra, device, None if extra else structure)
@@ -533,37 +533,57 @@ def _storage_buffer(u: UOp) -> UOp:
     return u
 
 
-def _outside_readers(overwritten: set[UOp], executed: set[UOp]) -> tuple[dict[UOp, UOp], list[UOp]]:
+def _outside_readers(overwritten: list[UOp], executed: set[UOp]) -> tuple[dict[UOp, UOp], list[UOp]]:
     """Storage versions this schedule overwrites that a live lazy graph outside it still reads, each with a copy to
-    compute first (a CONTIGUOUS clone); and lazy clones that read such a version directly (computed now instead)."""
+    compute first (a CONTIGUOUS clone); and lazy clones that read such a version directly (computed now instead).
+
+    A version is read from outside when a live tensor holds it or a node made over it through nodes that are not
+    computed by this schedule (`executed`), not another overwritten version and not such a clone; the walk goes up
+    from each version (`UOp.users`, in the order the nodes were made, so the same program gives the same order)."""
+    stops = executed | set(overwritten)
     snapshots: dict[UOp, UOp] = {}
     clones: list[UOp] = []
-    seen: set[UOp] = set()
-    for t in list(all_tensors):
-        stack = [t.uop]
-        while stack:
-            n = stack.pop()
-            if n in seen:
-                continue
-            seen.add(n)
-            if n in overwritten:
-                snapshots.setdefault(n, UOp(Ops.CONTIGUOUS, n.dtype, (n,), "clone"))
-            elif n in executed:
-                continue
-            elif n.op is Ops.CONTIGUOUS and n.arg == "clone" and strip_movement(n.src[0])[1] in overwritten:
-                clones.append(n)
-            else:
-                stack.extend(n.src)
+    for v in overwritten:
+        if _held_above(v, stops, clones):
+            snapshots[v] = UOp(Ops.CONTIGUOUS, v.dtype, (v,), "clone")
     return snapshots, clones
+
+
+def _held_above(start: UOp, stops: set[UOp], clones: list[UOp] | None) -> bool:
+    """Whether a live tensor holds `start` or a node made over it without passing a node in `stops` or a lazy clone
+    of an overwritten version (one of `stops` under views); such clones that are themselves held so are appended to
+    `clones` (when given)."""
+    found = False
+    seen: set[UOp] = set()
+    stack = [start]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if n is not start:
+            if n in stops:
+                continue
+            if n.op is Ops.CONTIGUOUS and n.arg == "clone" and strip_movement(n.src[0])[1] in stops:
+                if clones is not None and n not in clones and _held_above(n, stops, None):
+                    clones.append(n)
+                continue
+        if not found and holding({n}):
+            found = True
+            if clones is None:
+                return True
+        stack.extend(u for r in reversed(n.users) if (u := r()) is not None and u not in seen)
+    return found
 
 
 def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group], solo: dict[UOp, Tensor],
            inputs: set[Any]) -> None:
     """Repoint every live tensor and group base through `mapping`; give each realised array its new buffer."""
-    # every node of a view of storage (or of a bare constant) is one too: when `mapping` replaces no such node (no
-    # storage was overwritten), only the tensors holding a node made over a replaced one can change
+    # only the tensors holding a node made over a replaced one can change (found from the replaced nodes up); every
+    # node of a view of storage (or of a bare constant) is one too, so when `mapping` replaces no such node (no
+    # storage was overwritten), such a graph needs no walk
     keep_realized = not any(is_realized(k) for k in mapping)
-    changing = readers(list(mapping)) if keep_realized else None
+    changing = readers(list(mapping))
     memo: dict[UOp, UOp] = {}
 
     def sub(u: UOp) -> UOp:
@@ -576,7 +596,7 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
                 continue
             if n in mapping:
                 memo[n] = mapping[n]
-            elif changing is not None and n not in changing:
+            elif n not in changing:
                 memo[n] = n
             elif not expanded:
                 stack.append((n, True))
@@ -587,7 +607,7 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
         return memo[u]
 
     groups: dict[int, _Group] = {}
-    for t in all_tensors if changing is None else holding(changing):
+    for t in holding(changing):
         if (g := t._group) is not None:
             groups[id(g)] = g
         u = t.uop

@@ -7,6 +7,7 @@ identity comparison is structural comparison. Shapes are concrete tuples of ints
 from __future__ import annotations
 
 import functools
+import threading
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -180,12 +181,18 @@ _set_op, _set_dtype, _set_src, _set_arg, _set_shape, _set_users, _set_holders = 
     UOp.__dict__[name].__set__ for name in ("op", "dtype", "src", "arg", "shape", "users", "holders"))
 
 
+_prune_lock = threading.Lock()
+
+
 def _add_ref(refs: list[weakref.ref[Any]], ref: weakref.ref[Any]) -> None:
     """Append `ref`; at 16, 32, 64, ... entries first drop the dead ones (a node read by every step of a loop keeps
-    about twice its live users)."""
+    about twice its live users). Dead entries are deleted by index, last first, by one thread at a time, so an entry
+    another thread appends meanwhile is never lost (a realisation finds the tensors to repoint through them)."""
     n = len(refs)
     if n >= 16 and not n & (n - 1):
-        refs[:] = [r for r in refs if r() is not None]
+        with _prune_lock:
+            for i in reversed([i for i, r in enumerate(refs) if r() is None]):
+                del refs[i]
     refs.append(ref)
 
 

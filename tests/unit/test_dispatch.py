@@ -91,3 +91,21 @@ def test_realising_each_of_many_lazy_results_in_turn() -> None:
     with kernel_count(600):
         got = [float(s) for s in sums]
     np.testing.assert_allclose(got, [d.astype(np.float64).sum() for d in data], rtol=1e-5, atol=1e-6)
+
+
+def test_write_read_by_a_pending_graph_keeps_its_plan_step_after_step() -> None:
+    # a lazy reader of storage that a realisation overwrites gets a copy of the old contents (found from the storage
+    # up, in the order nodes were made, so every step schedules the same structure and reuses its plan)
+    w0 = np.linspace(-1, 1, 8).astype(np.float32)
+    w, ref = Tensor(w0.copy()).realize(), w0.copy()
+    created = None
+    for step in range(6):
+        loss = (w * 2).sum()  # reads w's storage, still pending when w is written
+        w -= w * np.float32(0.25)
+        w.realize()
+        np.testing.assert_allclose(loss.item(), (ref * 2).sum(), rtol=1e-6, atol=1e-6)
+        ref = ref - ref * np.float32(0.25)
+        np.testing.assert_array_equal(w.numpy(), ref)
+        if step == 2:
+            created = lazyarr.stats().schedules_created
+    assert lazyarr.stats().schedules_created == created

@@ -241,7 +241,9 @@ class ElementwiseMixin:
         return self.neg()
 
     def __pos__(self: Tensor) -> Tensor:
-        return self
+        """`+t`: a copy of the values with its own storage, as NumPy's (np.positive makes a new array; PyTorch's +t
+        aliases t)."""
+        return self.clone()
 
     def __abs__(self: Tensor) -> Tensor:
         return self.abs()

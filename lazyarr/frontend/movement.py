@@ -68,7 +68,14 @@ class MovementMixin:
     def view(self: Tensor, *shape: Any) -> Tensor:
         return self.reshape(*shape)
 
-    def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    def flatten(self: Tensor, start_dim: Any = None, end_dim: Any = None) -> Tensor:
+        """`t.flatten()` is NumPy's `ndarray.flatten()`: a new 1-D array with its own storage (writes to either do
+        not reach the other). With PyTorch's `start_dim`/`end_dim`, dims start_dim..end_dim merge into one: a view
+        where a reshape is one (torch's flatten may return the original, a view or a copy). AxisError for a dim out
+        of range."""
+        if start_dim is None and end_dim is None:
+            return self.reshape(-1).clone()
+        start_dim, end_dim = 0 if start_dim is None else start_dim, -1 if end_dim is None else end_dim
         if self.ndim == 0:
             return self.reshape(1)
         s, e = normalize_axis(start_dim, self.ndim), normalize_axis(end_dim, self.ndim)

@@ -376,7 +376,7 @@ def _clip(a: Any, a_min: Any = _NoValue, a_max: Any = _NoValue, out: Any = None,
     hi = None if a_max is _NoValue else a_max
     x = as_tensor(a)
     if lo is None and hi is None:
-        return finish(x, out, "clip")
+        return finish(x.clone(), out, "clip")  # a new array, as NumPy 2's
     if lo is not None:
         x = call(np.maximum, x, lo, **({} if hi is not None else dict(kwargs, out=out)))
     if hi is not None:
@@ -391,7 +391,7 @@ def _round(a: Any, decimals: int = 0, out: Any = None) -> Any:
     if x.dtype.is_bool or (not x.dtype.is_float and decimals < 0):
         return numpy_fallback(np.round, (x, decimals), {"out": out}, "round")
     if not x.dtype.is_float:
-        return finish(x, out, "round")
+        return finish(x.clone(), out, "round")  # a new array, as NumPy's
     calc = _calc_dtype(x.dtype)
     xc = x.cast(calc)
     if decimals >= 0:
@@ -408,13 +408,19 @@ def _fix(x: Any, out: Any = None) -> Any:
 
 @implements(np.nan_to_num)
 def _nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
+    """NaN and infinities of a float array replaced by finite values: a new array, or with `copy=False` written into
+    `x` in place and `x` returned (NumPy's)."""
     t = as_tensor(x)
     if not t.dtype.is_float:
-        return t
+        return t.clone() if copy else t
     info = np.finfo(t.dtype.np_name)
     hi = float(info.max) if posinf is None else posinf
     lo = float(info.min) if neginf is None else neginf
-    return t.isnan().where(nan, (t == float("inf")).where(hi, (t == float("-inf")).where(lo, t)))
+    r = t.isnan().where(nan, (t == float("inf")).where(hi, (t == float("-inf")).where(lo, t)))
+    if copy:
+        return r
+    t[...] = r
+    return t
 
 
 @implements(np.select)

@@ -16,6 +16,7 @@ import numpy as np
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.frontend.elementwise import broadcast_shape
+from lazyarr.frontend.inplace import is_view_of
 from lazyarr.frontend.numpy_api import UFUNC_METHODS, is_tensor, numpy_fallback, write_into
 from lazyarr.frontend.reduce import scan
 from lazyarr.frontend.tensor import Tensor
@@ -64,6 +65,15 @@ def operand(x: Any, dt: DType, device: str) -> Tensor:
                 raise OverflowError(f"Python integer {x} out of bounds for {dt.name}")
         return Tensor(UOp.const(x, dt), device=device)
     return Tensor(np.asarray(x), device=device).cast(dt)
+
+
+def new_array(r: Tensor, inputs: tuple[Any, ...]) -> Tensor:
+    """`r`, or a copy of it when it is one of the Tensor `inputs` or a view of one: NumPy's ufuncs and reductions
+    always return a new array, so a later write to the input must not show through the result, nor the reverse
+    (`np.positive(t)`, `np.floor` of integers, `np.sum(t, axis=())` compute nothing and would alias `t`)."""
+    if any(is_tensor(x) and (r.uop is x.uop or is_view_of(r.uop, x.uop)) for x in inputs):
+        return r.clone()
+    return r
 
 
 def const_like(x: Tensor, value: Any, dt: DType | None = None) -> Tensor:
@@ -493,6 +503,7 @@ def ufunc_call(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
     except NoLazyError:
         return numpy_fallback(ufunc, inputs, kwargs, ufunc.__name__)
     results = [r.cast(dt) for r, dt in zip(res if isinstance(res, tuple) else (res,), dts[ufunc.nin:])]
+    results = [r if o is not None else new_array(r, inputs) for r, o in zip(results, outs)]
     shape = results[0].shape
     if where is not True:
         shape = broadcast_shape(shape, np.shape(where) if not is_tensor(where) else where.shape)
@@ -595,7 +606,7 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
                              f"Found {len(out.shape)} but expected {r.ndim}")
         write_into(out, r, name)
         return out
-    return r
+    return new_array(r, (x,))
 
 
 def accumulate(ufunc: np.ufunc, x: Tensor, axis: int = 0, dtype: Any = None, out: Any = None) -> Any:

@@ -335,3 +335,46 @@ def test_copy_is_a_snapshot_and_in_place_ufuncs_write_through_views():
     ref = F + 1
     ref[1] = 0
     same(t, ref)
+
+
+NEW_ARRAY_CALLS = {
+    "np.positive": lambda a: np.positive(a),
+    "unary +": lambda a: +a,
+    "np.conjugate": lambda a: np.conjugate(a),
+    "np.floor of ints": lambda a: np.floor(a),
+    "np.sum axis=()": lambda a: np.sum(a, axis=()),
+    "np.max axis=()": lambda a: np.max(a, axis=()),
+    "np.add.reduce axis=()": lambda a: np.add.reduce(a, axis=()),
+    "np.sum of a 0-d view": lambda a: np.sum(a[1, 2]),
+    "flatten": lambda a: a.flatten(),
+    "np.round of ints": lambda a: np.round(a),
+    "np.clip without bounds": lambda a: np.clip(a, None, None),
+    "np.nan_to_num of ints": lambda a: np.nan_to_num(a),
+}
+
+
+@pytest.mark.parametrize("call", list(NEW_ARRAY_CALLS.values()), ids=list(NEW_ARRAY_CALLS))
+def test_results_that_compute_nothing_are_still_new_arrays(call):
+    """NumPy's ufuncs, reductions and flatten return new arrays; those that compute nothing (np.positive, a reduction
+    over no axes, the round of integers) aliased the input: a later write to either showed through the other."""
+    a = I.astype(np.int64)
+    ref = call(a.copy())
+    assert not np.may_share_memory(ref, a)
+    t = Tensor(a.copy()).realize()
+    r = call(t).realize()
+    t[...] = -100  # a write to the input after the call
+    same(r, ref)
+    t = Tensor(a.copy()).realize()
+    r = call(t).realize()
+    r[...] = -100  # a write to the result
+    same(t, a)
+
+
+
+def test_nan_to_num_without_copy_writes_in_place():
+    """np.nan_to_num(x, copy=False) replaces x's values in place and returns x (it returned a new array)."""
+    a = np.array([np.nan, 1.0, np.inf, -np.inf])
+    t = Tensor(a.copy())
+    ref = np.nan_to_num(a, copy=False)
+    assert np.nan_to_num(t, copy=False) is t
+    same(t, ref)

@@ -6,6 +6,7 @@ Manipulation lives in `np_shape.py`, products and norms in `np_linalg.py`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -140,7 +141,10 @@ def _mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims
 
 
 def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any, mean: Any, correction: Any,
-            name: str) -> tuple[Tensor, tuple[int, ...], DType]:
+            nan_without_dof: bool = False) -> tuple[Tensor, tuple[int, ...], DType]:
+    """The variance (keepdims), its reduced axes and result dtype. Where the degrees of freedom (count - ddof) are
+    not positive: the sum of squares over 0 (inf, or NaN for a zero sum) as np.var gives, or NaN with
+    `nan_without_dof` as np.nanvar gives (without NumPy's RuntimeWarning: the count may not be known yet)."""
     if correction is not _NoValue:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
@@ -154,22 +158,24 @@ def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any,
     m = as_tensor(mean, x).cast(calc) if mean is not _NoValue else _mean(xc, axes, calc, keepdims=True, where=where)
     d = xc - m
     sq = reduce(np.add, d * d, axes, calc, None, True, _NoValue, where)
-    n = _count(x, axes, where, calc)
-    r = sq / (max(n - ddof, 0) if isinstance(n, int) else (n - ddof).maximum(0))
+    dof = _count(x, axes, where, calc) - ddof
+    r = sq / (max(dof, 0) if isinstance(dof, int) else dof.maximum(0))
+    if nan_without_dof:
+        r = (r * math.nan if dof <= 0 else r) if isinstance(dof, int) else (dof <= 0).where(math.nan, r)
     return r, axes, res_dt
 
 
 @implements(np.var)
 def _var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
          where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
-    r, axes, res_dt = _moment(a, axis, dtype, ddof, keepdims, where, mean, correction, "var")
+    r, axes, res_dt = _moment(a, axis, dtype, ddof, keepdims, where, mean, correction)
     return finish(_squeeze_axes(r.cast(res_dt), axes, _kd(keepdims)), out, "var")
 
 
 @implements(np.std)
 def _std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
          where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
-    r, axes, res_dt = _moment(a, axis, dtype, ddof, keepdims, where, mean, correction, "std")
+    r, axes, res_dt = _moment(a, axis, dtype, ddof, keepdims, where, mean, correction)
     return finish(_squeeze_axes(r.sqrt().cast(res_dt), axes, _kd(keepdims)), out, "std")
 
 
@@ -297,15 +303,21 @@ def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepd
 @implements(np.nanvar)
 def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
             where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
+    """np.var over the non-NaN elements; NaN where they are no more than `ddof` (np.var gives inf there; NumPy's
+    nanvar of an integer array is its np.var)."""
     x = as_tensor(a)
-    return _var(x, axis, dtype, out, ddof, keepdims, where=_valid(x, where), mean=mean, correction=correction)
+    r, axes, res_dt = _moment(x, axis, dtype, ddof, keepdims, _valid(x, where), mean, correction, x.dtype.is_float)
+    return finish(_squeeze_axes(r.cast(res_dt), axes, _kd(keepdims)), out, "nanvar")
 
 
 @implements(np.nanstd)
 def _nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
             where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
+    """np.std over the non-NaN elements; NaN where they are no more than `ddof` (np.std gives inf there; NumPy's
+    nanstd of an integer array is its np.std)."""
     x = as_tensor(a)
-    return _std(x, axis, dtype, out, ddof, keepdims, where=_valid(x, where), mean=mean, correction=correction)
+    r, axes, res_dt = _moment(x, axis, dtype, ddof, keepdims, _valid(x, where), mean, correction, x.dtype.is_float)
+    return finish(_squeeze_axes(r.sqrt().cast(res_dt), axes, _kd(keepdims)), out, "nanstd")
 
 
 @implements(np.nancumsum)

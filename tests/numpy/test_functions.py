@@ -378,3 +378,21 @@ def test_nan_to_num_without_copy_writes_in_place():
     ref = np.nan_to_num(a, copy=False)
     assert np.nan_to_num(t, copy=False) is t
     same(t, ref)
+
+
+@pytest.mark.parametrize("fn", [np.nanvar, np.nanstd, np.var, np.std])
+@pytest.mark.parametrize("ddof", [1, 3])
+@pytest.mark.parametrize("a", [NANS, NANS.astype(np.float32), I], ids=["float64", "float32", "int32"])
+def test_variance_without_degrees_of_freedom(fn, ddof, a):
+    """Where count - ddof <= 0, np.nanvar/np.nanstd of floats give NaN (they gave inf); np.var/np.std, and the nan
+    functions of integers (NumPy calls np.var for them), give the sum of squares over 0 (inf, or NaN for 0/0)."""
+    x = a.copy()
+    if a is NANS:
+        x[2] = np.nan  # a row with no value at all
+        x[1, :3] = np.nan  # and one with a single value
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's "Degrees of freedom <= 0 for slice"
+        ref = fn(x, axis=1, ddof=ddof)
+        ref_all = fn(x, ddof=ddof + 9)
+    same(fn(Tensor(x), axis=1, ddof=ddof), ref)
+    same(fn(Tensor(x), ddof=ddof + 9), ref_all)

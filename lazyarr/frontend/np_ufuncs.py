@@ -641,13 +641,12 @@ def _accumulate_method(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[st
 
 
 def _outer_method(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """`ufunc.outer(a, b)`: shape a.shape + b.shape. Like NumPy, both operands are arrays first, so a Python scalar
+    is not weak here: np.add.outer(float32, 2) is float64."""
     if ufunc.nin != 2 or len(inputs) != 2:
         raise ValueError("outer product only supported for binary functions")
-    a, b = inputs
-    if is_tensor(a) or isinstance(a, np.ndarray) or isinstance(a, (list, tuple)):
-        a = as_tensor(a, _first(inputs))
-        a = a.reshape(a.shape + (1,) * (b.ndim if is_tensor(b) else np.ndim(b)))
-    return ufunc_call(ufunc, (a, b), kwargs)
+    a, b = (as_tensor(x, _first(inputs)) for x in inputs)
+    return ufunc_call(ufunc, (a.reshape(a.shape + (1,) * b.ndim), b), kwargs)
 
 
 def _first(xs: tuple[Any, ...]) -> Tensor:

@@ -290,6 +290,20 @@ def test_outer_and_fallback_methods():
     assert lazyarr.stats().numpy_fallbacks == before + 1
 
 
+F32, U8 = np.arange(3, dtype=np.float32), np.array([0, 7, 255], np.uint8)
+
+
+@pytest.mark.parametrize("ufunc, a, b", [
+    (np.add, F32, 2), (np.add, 2, F32), (np.multiply, F32, 2.5), (np.add, F32, True), (np.add, U8, 300),
+    (np.subtract, F32, np.float32(2)), (np.maximum, U8, [1, 2]), (np.greater, U8, -1),
+], ids=["f32+int", "int+f32", "f32*float", "f32+bool", "u8+300", "f32-np.float32", "u8 max list", "u8>-1"])
+def test_outer_makes_arrays_of_python_scalars(ufunc, a, b):
+    """ufunc.outer turns both operands into arrays first (np.asarray), so a Python scalar is not weak there:
+    np.add.outer(float32, 2) is float64 (it was float32)."""
+    wrap = [Tensor(x) if isinstance(x, np.ndarray) else x for x in (a, b)]
+    same(ufunc.outer(*wrap), ufunc.outer(a, b))
+
+
 def test_unmapped_ufunc_falls_back_once_per_name_warning():
     a, b = ints("int32", (6,), 1, 30), ints("int32", (6,), 1, 30)
     before = lazyarr.stats().numpy_fallbacks

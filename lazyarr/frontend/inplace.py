@@ -111,12 +111,13 @@ class _Group:
     group's base, that base's shape, (the original's ops over its storage, the storage's shape) or None when it is
     not a movement of storage)."""
 
-    __slots__ = ("base", "buffer", "members", "origin")
+    __slots__ = ("base", "buffer", "members", "origin", "readonly")
 
     def __init__(self, base: UOp, buffer: Buffer | None = None) -> None:
         self.base, self.buffer = base, buffer
         self.members = IdentitySet()
         self.origin: tuple[_Ops, _Ops, tuple[int, ...], tuple[_Ops, tuple[int, ...]] | None] | None = None
+        self.readonly: str | None = None  # why writes to this array are refused (`mark_readonly`), or None
 
 
 def group_of(t: Tensor) -> _Group:
@@ -139,6 +140,26 @@ def join_views(src: Tensor, t: Tensor) -> None:
     g = group_of(src)
     g.members.add(t)
     t._group = g
+
+
+def mark_readonly(t: Tensor, why: str) -> None:
+    """Refuse writes to `t` and to its views, as NumPy refuses them for a read-only array: ValueError naming `why`.
+    A copy of it (including a reshape that NumPy would copy) is writable."""
+    group_of(t).readonly = why
+
+
+def check_writable(t: Tensor, what: str = "assignment destination") -> _Group:
+    """`t`'s group, after checking that `t` may be written.
+
+    Raises:
+        ValueError: `t` is a broadcast view or a view of a read-only array ("{what} is read-only", NumPy's words).
+    """
+    g, kind = _settle(t)
+    if kind == "broadcast":
+        raise ValueError(f"{what} is read-only: a broadcast view of shape {t.shape}")
+    if g.readonly is not None:
+        raise ValueError(f"{what} is read-only: {g.readonly}")
+    return g
 
 
 def own_buffer(t: Tensor) -> None:
@@ -306,11 +327,9 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     values built before it keep the old contents.
 
     Raises:
-        ValueError: owner is a broadcast view (NumPy: the destination is read-only).
+        ValueError: owner is read-only: a broadcast view or a view of a read-only array (`check_writable`).
     """
-    g, kind = _settle(owner)
-    if kind == "broadcast":
-        raise ValueError(f"assignment destination is read-only: a broadcast view of shape {owner.shape}")
+    g = check_writable(owner)
     lvalue = _drop_detach(lvalue, g.base)
     if g.buffer is None:
         if lvalue is g.base:
@@ -601,12 +620,15 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
                 g.buffer, g.base = base.arg, base  # members are chains over the result, itself a view of base
         elif root in solo:
             t = solo[root]
-            if t._group is not None:
-                t._group.members.discard(t)
+            old = t._group
+            if old is not None:
+                old.members.discard(t)
             t._group = None
             if fresh:
                 t._group = _Group(base, base.arg)
                 t._group.members.add(t)
+            if old is not None and old.readonly is not None:
+                group_of(t).readonly = old.readonly  # computed alone, it is still a view of a read-only array
 
 
 # ---- the Tensor methods ----
@@ -627,7 +649,8 @@ class InplaceMixin:
 
         Raises:
             TypeError: a dtype mismatch (naming both dtypes).
-            ValueError: a device mismatch, a shape that does not broadcast, or a broadcast (read-only) destination.
+            ValueError: a device mismatch, a shape that does not broadcast, or a read-only destination (a broadcast
+                view, np.diagonal's result).
         """
         v = value_for(self, x, strict=True)
         if self.size == 0 or v.uop is self.uop:
@@ -641,10 +664,9 @@ class InplaceMixin:
 
         Raises:
             IndexError: an out-of-range or invalid index (before anything is written).
-            ValueError: a shape that does not broadcast, or a broadcast (read-only) destination.
+            ValueError: a shape that does not broadcast, or a read-only destination (a broadcast view, np.diagonal).
         """
-        if _settle(self)[1] == "broadcast":
-            raise ValueError(f"assignment destination is read-only: a broadcast view of shape {self.shape}")
+        check_writable(self)
         target = _getitem(self, idx, store_data=False)
         v = value_for(target, value, strict=False)
         if target.size == 0:
@@ -656,7 +678,9 @@ class InplaceMixin:
             write(target, target.uop, v.uop)
 
     def _inplace(self: Tensor, name: str, result: Tensor) -> Tensor:
-        """Store `result` (this tensor op something) back into this tensor with NumPy's in-place casting rules."""
+        """Store `result` (this tensor op something) back into this tensor with NumPy's in-place casting rules
+        (ValueError for a read-only tensor, as `check_writable`)."""
+        check_writable(self, "output array")
         if result.dtype is not self.dtype and not np.can_cast(result.dtype.np_name, self.dtype.np_name, "same_kind"):
             raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{result.dtype.np_name}') to "
                             f"dtype('{self.dtype.np_name}') with casting rule 'same_kind'")

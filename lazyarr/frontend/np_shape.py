@@ -12,6 +12,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.frontend.elementwise import broadcast_shape
+from lazyarr.frontend.inplace import mark_readonly
 from lazyarr.frontend.np_functions import call, finish, result_dtype
 from lazyarr.frontend.np_ufuncs import _NoValue, as_tensor, const_like, iota, operator_index
 from lazyarr.frontend.numpy_api import implements, is_tensor, numpy_fallback
@@ -509,7 +510,10 @@ def _triu(m: Any, k: int = 0) -> Any:
 
 
 def diagonal(x: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
-    """x's diagonal over (axis1, axis2) moved to the last axis, as a masked sum over a square slice (lazy)."""
+    """x's diagonal over (axis1, axis2) moved to the last axis, as a masked sum over a square slice (lazy).
+
+    Read-only, as NumPy's (its diagonal is a read-only view): a write to it or to a view of it raises ValueError
+    (it would not reach `x`, which a PyTorch-style writable view would change)."""
     if x.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
     a1, a2 = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
@@ -524,7 +528,9 @@ def diagonal(x: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tens
     sq = y.shrink([(0, s) for s in y.shape[:-2]] + [(r0, r0 + length), (c0, c0 + length)])
     eye = iota(length, x).reshape(length, 1) == iota(length, x).reshape(1, length)
     picked = eye.where(sq, const_like(sq, 0))
-    return picked._new(picked.uop.reduce(Ops.ADD, (picked.ndim - 1,))).squeeze(-1)
+    out = picked._new(picked.uop.reduce(Ops.ADD, (picked.ndim - 1,))).squeeze(-1)
+    mark_readonly(out, "NumPy's diagonal is a read-only view; write into a copy (np.diagonal(a).copy())")
+    return out
 
 
 @implements(np.diagonal)

@@ -104,3 +104,38 @@ def test_torch_sort_keywords(descending):
     assert_matches(Tensor(A).argsort(dim=0, descending=descending),
                    torch.from_numpy(A).argsort(dim=0, descending=descending, stable=True).numpy())
     assert_matches(Tensor(A), A)  # sort with PyTorch keywords leaves the tensor unchanged
+
+
+WRITES = {
+    "+=": lambda v: v.__iadd__(100),
+    "setitem": lambda v: v.__setitem__(0, 1),
+    "slice setitem": lambda v: v[1:].__setitem__(0, 1),
+    "fill": lambda v: v.fill(7),
+    "np.copyto": lambda v: np.copyto(v, 7.0),
+    "out=": lambda v: np.add(v, 1, out=v),
+}
+
+
+@pytest.mark.parametrize("realized", [False, True])
+@pytest.mark.parametrize("make", [lambda a: a.diagonal(), lambda a: np.diagonal(a, 1), lambda a: np.diag(a),
+                                  lambda a: np.linalg.diagonal(a)], ids=["method", "np.diagonal", "np.diag",
+                                                                         "np.linalg.diagonal"])
+@pytest.mark.parametrize("write", list(WRITES.values()), ids=list(WRITES))
+def test_diagonal_is_read_only(write, make, realized):
+    """NumPy's diagonal is a read-only view: every write raises ValueError (lazyarr's, a computed copy, took
+    `v += 100` silently and left the source unchanged). Reading it, and writing a copy of it, still work."""
+    a = A.copy()
+    with pytest.raises(ValueError, match="read-only"):
+        write(make(a))
+    t = Tensor(a)
+    v = make(t)
+    if realized:
+        v.realize()  # its storage computed (the diagonal's own result, which v views, is gone by then)
+    with pytest.raises(ValueError, match="read-only"):
+        write(v)
+    assert_matches(v, make(a))
+    assert_matches(t, a)
+    c, ref = v.copy(), make(a).copy()
+    write(c)
+    write(ref)
+    assert_matches(c, ref)

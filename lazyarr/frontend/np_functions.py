@@ -332,7 +332,13 @@ def _nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) ->
 
 @implements(np.average)
 def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *, keepdims: Any = False) -> Any:
-    """NumPy's weighted average (integers give float64); ZeroDivisionError is not raised for zero weights (NaN)."""
+    """NumPy's weighted average (integers give float64).
+
+    Raises:
+        ZeroDivisionError: weights that sum to zero along `axis` (NumPy's check: it reads the weights' sums, so
+            Tensor weights are computed then; host weights are summed by NumPy).
+        TypeError, ValueError: weights whose shape fits neither `a` nor `a`'s `axis` (NumPy's).
+    """
     x = as_tensor(a)
     if weights is None:
         avg = _mean(x, axis, keepdims=keepdims)
@@ -348,10 +354,21 @@ def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fal
             ax = normalize_axis(axis, x.ndim)
             w = w.reshape(tuple(s if i == ax else 1 for i, s in enumerate(x.shape)))
         scl = _sum(w.cast(dt), axis, keepdims=keepdims)
+        if _sum_has_zero(weights, w, scl, axis, dt):
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         avg = _sum((x.cast(dt) * w.cast(dt)), axis, keepdims=keepdims) / scl
     if returned:
         return avg, scl.broadcast_to(avg.shape)
     return avg
+
+
+def _sum_has_zero(weights: Any, w: Tensor, scl: Tensor, axis: Any, dt: DType) -> bool:
+    """Whether a sum of the weights is zero: summed by NumPy from host `weights` (`w`, their tensor, reshaped for
+    `axis`, is not computed), else read from `scl`, the sums of Tensor weights."""
+    if is_tensor(weights):
+        return bool((scl == 0).any())
+    host = np.asarray(weights, dtype=dt.np_name).reshape(w.shape)
+    return bool(np.any(np.sum(host, axis=axis) == 0))
 
 
 # ---- selection and elementwise helpers ----

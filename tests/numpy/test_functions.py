@@ -267,6 +267,10 @@ def test_out_numpy_and_keepdims_variants():
     (lambda t: np.pad(t, -1), ValueError, "negative"),
     (lambda t: np.linalg.norm(t, ord="fro", axis=0), ValueError, "Invalid norm order"),
     (lambda t: np.swapaxes(t, 0, 5), ValueError, "out of bounds"),
+    (lambda t: np.average(t, axis=1, weights=[0, 0, 0, 0]), ZeroDivisionError, "Weights sum to zero"),
+    (lambda t: np.average(t, weights=np.where(F > 0, 0, 0)), ZeroDivisionError, "Weights sum to zero"),
+    (lambda t: np.average(t, axis=0, weights=[1, -1, 0]), ZeroDivisionError, "Weights sum to zero"),
+    (lambda t: np.average(t[:0], weights=np.ones((0, 4))), ZeroDivisionError, "Weights sum to zero"),
 ])
 def test_errors_match_numpy(call, err, match):
     with pytest.raises(err, match=match):
@@ -396,3 +400,16 @@ def test_variance_without_degrees_of_freedom(fn, ddof, a):
         ref_all = fn(x, ddof=ddof + 9)
     same(fn(Tensor(x), axis=1, ddof=ddof), ref)
     same(fn(Tensor(x), ddof=ddof + 9), ref_all)
+
+
+@pytest.mark.parametrize("weights", [[1.0, -1.0, 0.0], [0.0, 2.0, 1.0]])
+def test_average_with_tensor_weights_that_sum_to_zero_raises(weights):
+    """np.average reads the sums of Tensor weights to raise NumPy's ZeroDivisionError (it gave NaN)."""
+    w = np.array(weights)
+    try:
+        ref = np.average(F, axis=0, weights=w)
+    except ZeroDivisionError:
+        with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
+            np.average(Tensor(F), axis=0, weights=Tensor(w))
+    else:
+        same(np.average(Tensor(F), axis=0, weights=Tensor(w)), ref)

@@ -143,6 +143,10 @@ class MovementMixin:
         return self._new(self.uop.reshape((1,) * lead + self.shape).expand(shape))
 
     def squeeze(self: Tensor, axis: Any = None) -> Tensor:
+        """A view without the size-1 dims in `axis` (all of them when None); a 0-d tensor takes axis 0 or -1 (NumPy,
+        PyTorch). ValueError for a dim whose size is not 1; AxisError for one out of range."""
+        if self.ndim == 0 and isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and axis in (0, -1):
+            return self.reshape(())
         if axis is None:
             return self.reshape(tuple(s for s in self.shape if s != 1))
         axes = {normalize_axis(a, self.ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))}

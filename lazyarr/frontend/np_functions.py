@@ -18,6 +18,7 @@ from lazyarr.frontend.elementwise import broadcast_shape
 from lazyarr.frontend.np_ufuncs import (
     _NoValue,
     accumulate,
+    accumulate_axis,
     as_tensor,
     const_like,
     describe,
@@ -129,11 +130,12 @@ def _calc_dtype(res_dt: DType) -> DType:
 @implements(np.mean)
 def _mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, *,
           where: Any = True) -> Any:
-    """Arithmetic mean with NumPy's dtypes: integers give float64, float16 accumulates in float32."""
+    """Arithmetic mean with NumPy's dtypes: integers give float64, float16 accumulates in float32. AxisError for an
+    int axis of a 0-d array, as NumPy's (np.nanmean takes axis 0 or -1 there)."""
     x = as_tensor(a)
     res_dt = probe(np.mean, x.dtype, dtype=dtype)
     calc = _calc_dtype(res_dt)
-    axes = reduce_axes(axis, x.ndim)
+    axes = reduce_axes(axis, x.ndim, of_0d=False)
     where = _wh(where)
     total = reduce(np.add, x.cast(calc), axes, calc, None, True, _NoValue, where)
     r = (total / _count(x, axes, where, calc)).cast(res_dt)
@@ -144,7 +146,8 @@ def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any,
             nan_without_dof: bool = False) -> tuple[Tensor, tuple[int, ...], DType]:
     """The variance (keepdims), its reduced axes and result dtype. Where the degrees of freedom (count - ddof) are
     not positive: the sum of squares over 0 (inf, or NaN for a zero sum) as np.var gives, or NaN with
-    `nan_without_dof` as np.nanvar gives (without NumPy's RuntimeWarning: the count may not be known yet)."""
+    `nan_without_dof` as np.nanvar of floats gives (without NumPy's RuntimeWarning: the count may not be known yet).
+    An int axis of a 0-d array is an AxisError, as np.var's, but not with `nan_without_dof` (np.nanvar of floats)."""
     if correction is not _NoValue:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
@@ -152,7 +155,7 @@ def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any,
     x = as_tensor(a)
     res_dt = probe(np.var, x.dtype, dtype=dtype)
     calc = _calc_dtype(res_dt)
-    axes = reduce_axes(axis, x.ndim)
+    axes = reduce_axes(axis, x.ndim, of_0d=nan_without_dof)
     where = _wh(where)
     xc = x.cast(calc)
     m = as_tensor(mean, x).cast(calc) if mean is not _NoValue else _mean(xc, axes, calc, keepdims=True, where=where)
@@ -196,9 +199,11 @@ def _ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False) -> An
 
 
 def _cumulative(func: Callable[..., Any], ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
+    """np.cumsum / np.cumprod: a running sum or product along `axis`, of the flattened array when None; a 0-d array
+    is taken as 1-D, as NumPy takes it (np.cumsum(0-d, axis=0) has shape (1,))."""
     x = as_tensor(a)
-    if axis is None:
-        x, axis = x.reshape(-1), 0
+    if axis is None or x.ndim == 0:
+        x, axis = x.reshape(-1), 0 if axis is None else axis
     res_dt = probe(func, x.dtype, dtype=dtype)
     ax = normalize_axis(axis, x.ndim)
     if x.shape[ax] == 0:
@@ -220,14 +225,17 @@ def _cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> An
 
 def _cumulative_std(func: Callable[..., Any], ufunc: np.ufunc, x: Any, axis: Any, dtype: Any, out: Any,
                     include_initial: bool) -> Any:
+    """np.cumulative_sum / np.cumulative_prod: a 0-d array is taken as 1-D, the axis as `ufunc.accumulate` takes it
+    (an int or a 1-tuple); None only for a 1-D array (ValueError otherwise)."""
     t = as_tensor(x)
+    t = t.reshape(1) if t.ndim == 0 else t
     if axis is None:
         if t.ndim > 1:
             raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
         axis = 0
-    r = _cumulative(func, ufunc, t, axis, dtype, None)
+    ax = accumulate_axis(axis, t.ndim)
+    r = _cumulative(func, ufunc, t, ax, dtype, None)
     if include_initial:
-        ax = normalize_axis(axis, t.ndim)
         first = const_like(r.shrink([(0, 1) if i == ax else (0, s) for i, s in enumerate(r.shape)]),
                            0 if ufunc is np.add else 1)
         r = first.cat(r, dim=ax)
@@ -297,7 +305,8 @@ def _valid(x: Tensor, where: Any) -> Any:
 def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, *,
              where: Any = True) -> Any:
     x = as_tensor(a)
-    return _mean(x, axis, dtype, out, keepdims, where=_valid(x, where))
+    axes = reduce_axes(axis, x.ndim) if x.dtype.is_float else axis  # NumPy's nanmean of integers is np.mean
+    return _mean(x, axes, dtype, out, keepdims, where=_valid(x, where))
 
 
 @implements(np.nanvar)
@@ -338,8 +347,10 @@ def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fal
         ZeroDivisionError: weights that sum to zero along `axis` (NumPy's check: it reads the weights' sums, so
             Tensor weights are computed then; host weights are summed by NumPy).
         TypeError, ValueError: weights whose shape fits neither `a` nor `a`'s `axis` (NumPy's).
+        AxisError: an axis out of range, any int axis of a 0-d array included (NumPy's).
     """
     x = as_tensor(a)
+    reduce_axes(axis, x.ndim, of_0d=False)
     if weights is None:
         avg = _mean(x, axis, keepdims=keepdims)
         scl = const_like(avg, prod(x.shape) // max(1, prod(avg.shape)), avg.dtype)

@@ -143,7 +143,10 @@ def _expand_dims(a: Any, axis: Any) -> Any:
 
 @implements(np.squeeze)
 def _squeeze(a: Any, axis: Any = None) -> Any:
-    return as_tensor(a).squeeze(None if axis is None else tuple(_axes_tuple(axis)))
+    x = as_tensor(a)
+    if x.ndim == 0 and not isinstance(axis, (tuple, list)) and axis is not None:
+        return x.squeeze(operator_index(axis))  # an int axis 0 or -1 of a 0-d array, as NumPy takes it
+    return x.squeeze(None if axis is None else tuple(_axes_tuple(axis)))
 
 
 @implements(np.broadcast_to)
@@ -659,8 +662,8 @@ def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "
     """Elements at `indices` along `axis` (flattened when None); mode 'raise' checks bounds (IndexError),
     'wrap' and 'clip' map indices into range first."""
     x = as_tensor(a)
-    if axis is None:
-        x, ax = x.reshape(-1), 0
+    if axis is None or x.ndim == 0:  # NumPy takes a 0-d array as 1-D here: its axis 0 or -1 is that one
+        x, ax = x.reshape(-1), 0 if axis is None else normalize_axis(operator_index(axis), 1)
     else:
         ax = normalize_axis(operator_index(axis), x.ndim)
     n = x.shape[ax]

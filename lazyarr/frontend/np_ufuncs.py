@@ -524,12 +524,15 @@ REDUCE_OPS: dict[np.ufunc, Ops] = {np.add: Ops.ADD, np.multiply: Ops.MUL, np.max
 IDENTITY: dict[np.ufunc, Any] = {np.add: 0, np.multiply: 1, np.logical_and: True, np.logical_or: False}
 
 
-def reduce_axes(axis: Any, ndim: int) -> tuple[int, ...]:
-    """NumPy's reduction axes: None for all, an int, or a tuple; AxisError / ValueError like NumPy."""
+def reduce_axes(axis: Any, ndim: int, of_0d: bool = True) -> tuple[int, ...]:
+    """NumPy's reduction axes: None for all, an int, or a tuple; AxisError / ValueError like NumPy.
+
+    `of_0d`: NumPy's ufunc reductions (np.sum, np.max, and the nan functions built on them) take an int axis 0 or -1
+    of a 0-d array, as no axis at all; np.mean, var, std, average and the norms do not (AxisError)."""
     if axis is None:
         return tuple(range(ndim))
-    if ndim == 0 and not isinstance(axis, (tuple, bool, np.bool_)) and operator_index(axis) in (0, -1):
-        return ()  # NumPy's ufunc reductions accept an int axis 0 or -1 on a 0-d array
+    if of_0d and ndim == 0 and not isinstance(axis, (tuple, bool, np.bool_)) and operator_index(axis) in (0, -1):
+        return ()
     items = axis if isinstance(axis, tuple) else (axis,)
     axes = tuple(normalize_axis(a, ndim) for a in items)  # a bool axis is a TypeError, as in NumPy
     if len(set(axes)) != len(axes):
@@ -609,15 +612,30 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
     return new_array(r, (x,))
 
 
-def accumulate(ufunc: np.ufunc, x: Tensor, axis: int = 0, dtype: Any = None, out: Any = None) -> Any:
-    """`ufunc.accumulate` for add, multiply, maximum, minimum, logical_and and logical_or (lazy)."""
+def accumulate_axis(axis: Any, ndim: int) -> int:
+    """The one axis of `ufunc.accumulate`, checked in NumPy's order: the axes as a reduction takes them (None is
+    every axis, a tuple is its axes), then the array's rank, then their number.
+
+    Raises:
+        AxisError: an axis out of range. TypeError: an axis that is not an integer, or a 0-d array ("cannot
+        accumulate on a scalar"). ValueError: not exactly one axis ("accumulate does not allow multiple axes").
+    """
+    axes = reduce_axes(axis, ndim)
+    if ndim == 0:
+        raise TypeError("cannot accumulate on a scalar")
+    if len(axes) != 1:
+        raise ValueError("accumulate does not allow multiple axes")
+    return axes[0]
+
+
+def accumulate(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: Any = None) -> Any:
+    """`ufunc.accumulate` for add, multiply, maximum, minimum, logical_and and logical_or (lazy); NumPy's errors for
+    the axis and a 0-d array (`accumulate_axis`)."""
+    a = accumulate_axis(axis, x.ndim)
     if out is not None:
         out = _out_tuple(out, 1)[0]
         dtype = _loop_dtype(x, dtype, out)
-    if x.ndim == 0:
-        raise ValueError("cannot accumulate on a scalar")
     res_dt = _probe_dtype(ufunc.accumulate, x.dtype, dtype=_np_dtype(dtype))
-    a = normalize_axis(operator_index(axis), x.ndim)
     op = REDUCE_OPS[ufunc]
     calc = dtypes.float32 if res_dt is dtypes.float16 and op in (Ops.ADD, Ops.MUL) else res_dt
     r = scan(x.cast(res_dt).cast(calc), a, op).cast(res_dt)

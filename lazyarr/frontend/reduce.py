@@ -126,6 +126,8 @@ class ReduceMixin:
 
     def _arg_extreme(self: Tensor, axis: Any, keepdims: bool, largest: bool) -> Tensor:
         keepdims = keepdims_flag(keepdims)
+        if isinstance(axis, (tuple, list)):  # one axis only, as NumPy's and PyTorch's (a 0-d tensor's () too)
+            raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer")
         if axis is None or (self.ndim == 0 and _axes(axis, 0) == ()):
             return self.reshape(-1)._arg_extreme(0, False, largest).reshape((1,) * self.ndim if keepdims else ())
         a = normalize_axis(axis, self.ndim)

@@ -413,3 +413,31 @@ def test_average_with_tensor_weights_that_sum_to_zero_raises(weights):
             np.average(Tensor(F), axis=0, weights=Tensor(w))
     else:
         same(np.average(Tensor(F), axis=0, weights=Tensor(w)), ref)
+
+
+ZERO_D_CALLS = {name: getattr(np, name) for name in (
+    "sum", "prod", "max", "min", "any", "all", "mean", "std", "var", "average", "argmax", "argmin", "ptp", "cumsum",
+    "cumprod", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd", "nancumsum", "nancumprod",
+    "count_nonzero", "cumulative_sum", "cumulative_prod", "squeeze", "flip", "expand_dims")}
+ZERO_D_CALLS.update({"linalg.norm": np.linalg.norm, "linalg.vector_norm": np.linalg.vector_norm,
+                     "take": lambda a, axis: np.take(a, 0, axis=axis)})
+
+
+@pytest.mark.parametrize("axis", [0, -1, 1, (0,), ()], ids=str)
+@pytest.mark.parametrize("value", [np.array(2.5), np.array(3, np.int32)], ids=["float", "int"])
+@pytest.mark.parametrize("name", list(ZERO_D_CALLS))
+def test_axes_of_a_0d_array(name, value, axis):
+    """A 0-d array has no axis 0; NumPy's ufunc reductions (sum, max, and nanmean of floats, built on them) take
+    axis 0 or -1 anyway, while mean, std, var, average and the norms raise AxisError (they gave a value); cumsum and
+    take treat the 0-d array as 1-D, squeeze takes axis 0 or -1 (they raised); argmax takes no tuple (TypeError),
+    np.cumulative_sum a 1-tuple."""
+    fn = ZERO_D_CALLS[name]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            ref = fn(value, axis=axis)
+        except Exception as e:  # noqa: BLE001 (the test compares whatever NumPy raises)
+            with pytest.raises(type(e)):
+                fn(Tensor(value), axis=axis)
+            return
+        same(fn(Tensor(value), axis=axis), ref)

@@ -281,6 +281,22 @@ def test_accumulate(ufunc):
     _check(got, ref)
 
 
+@pytest.mark.parametrize("axis", [None, (), (0, 1), (0, 5), (-1,), (5,), [0], 1.0, 0, 5])
+@pytest.mark.parametrize("shape", [(2, 3), (3,), ()], ids=["2-d", "1-d", "0-d"])
+def test_accumulate_axis_and_scalar_errors(shape, axis):
+    """ufunc.accumulate takes exactly one axis (an int, a 1-tuple, None for a 1-D array): others are NumPy's
+    ValueError 'accumulate does not allow multiple axes' (None was a TypeError), a 0-d array NumPy's TypeError
+    (it was a ValueError)."""
+    x = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    try:
+        ref = np.add.accumulate(x, axis=axis)
+    except Exception as e:  # noqa: BLE001 (the test compares whatever NumPy raises)
+        with pytest.raises(type(e), match=None if isinstance(e, TypeError) and "scalar" not in str(e) else str(e)):
+            np.add.accumulate(Tensor(x), axis=axis)
+        return
+    same(np.add.accumulate(Tensor(x), axis=axis), ref)
+
+
 def test_outer_and_fallback_methods():
     a, b = np.arange(3.0), np.arange(4)
     same(np.multiply.outer(Tensor(a), b), np.multiply.outer(a, b))

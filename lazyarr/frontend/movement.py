@@ -42,6 +42,9 @@ def _tensor_args(first: Any, others: tuple[Any, ...], name: str) -> list[Tensor]
     return [first, *others]
 
 
+_NO_AXIS: Any = object()  # `repeat` called without NumPy's axis keyword
+
+
 class MovementMixin:
     """Shape-changing methods (mixed into Tensor)."""
 
@@ -290,8 +293,20 @@ class MovementMixin:
         n = self.shape[normalize_axis(dim, self.ndim)]
         return self.split(max(1, -(-n // chunks)), dim)
 
-    def repeat(self: Tensor, *repeats: Any) -> Tensor:
-        """Tile the tensor (PyTorch's `repeat`, NumPy's `tile`)."""
+    def repeat(self: Tensor, *repeats: Any, axis: Any = _NO_AXIS) -> Tensor:
+        """Two libraries' `repeat`, told apart by NumPy's `axis` keyword.
+
+        Without `axis` (PyTorch's `Tensor.repeat(*sizes)`, NumPy's `np.tile`): tile the tensor, `t.repeat(2, 3)` of
+        shape (a, b) has shape (2a, 3b) (leading dims are added when more sizes than dims are given; ValueError for
+        fewer). NumPy code calling `a.repeat(2)` without `axis=` gets this meaning, not NumPy's.
+        With `axis=` (NumPy's `ndarray.repeat(repeats, axis)`, `np.repeat`): repeat each element `repeats` times (an
+        int or one count per element) along `axis`, or of the flattened tensor when `axis=None`:
+        `t.repeat(2, axis=None)` of [1, 2] is [1, 1, 2, 2].
+        """
+        if axis is not _NO_AXIS:
+            if len(repeats) != 1:
+                raise TypeError("repeat(repeats, axis=...) takes one repeats argument (NumPy's ndarray.repeat)")
+            return np.repeat(self, repeats[0], axis=axis)
         reps = tuple(int(r) for r in _shape_arg(repeats))
         if len(reps) < self.ndim:
             raise ValueError("number of repeat dims can not be smaller than number of tensor dims")

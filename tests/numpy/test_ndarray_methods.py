@@ -139,3 +139,19 @@ def test_diagonal_is_read_only(write, make, realized):
     write(c)
     write(ref)
     assert_matches(c, ref)
+
+
+@pytest.mark.parametrize("repeats, axis", [(2, None), (3, 0), (2, 1), (2, -1), ([1, 0, 2], 0), ([0, 1, 2, 1], 1),
+                                           ([2] * 12, None)], ids=str)
+def test_repeat_with_axis_keyword_is_numpy_repeat(repeats, axis):
+    """`a.repeat(repeats, axis=...)` repeats each element as NumPy's (it raised TypeError; without `axis=` the method
+    keeps PyTorch's tiling), and np.repeat gives NumPy's answer."""
+    assert_matches(Tensor(A).repeat(repeats, axis=axis), A.repeat(repeats, axis=axis))
+    assert_matches(np.repeat(Tensor(A), repeats, axis=axis), np.repeat(A, repeats, axis=axis))
+
+
+def test_repeat_without_axis_tiles_like_pytorch():
+    assert_matches(Tensor(A).repeat(2, 3), np.tile(A, (2, 3)))
+    assert_matches(Tensor(A[0]).repeat(2), np.tile(A[0], 2))
+    with pytest.raises(TypeError, match="one repeats argument"):
+        Tensor(A).repeat(2, 3, axis=0)

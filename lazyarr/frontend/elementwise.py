@@ -37,6 +37,38 @@ def _broadcast_uop(u: UOp, shape: tuple[int, ...]) -> UOp:
     return u.reshape((1,) * (len(shape) - len(u.shape)) + u.shape).expand(shape)
 
 
+def beyond_range(dt: DType, value: Any) -> int:
+    """1 (-1) when `value` is a Python int above (below) every value of the integer dtype `dt`, else 0."""
+    if not dt.is_int or type(value) is not int:
+        return 0
+    info = np.iinfo(dt.np_name)
+    return 1 if value > info.max else -1 if value < info.min else 0
+
+
+def compare_beyond_range(x: Tensor, op: Ops, value: Any, value_first: bool) -> Tensor | None:
+    """NEP 50: `x op value` (`value op x` when `value_first`; op CMPLT, CMPLE, CMPEQ or CMPNE) for a Python int
+    `value` beyond x's integer dtype has one answer for every element (a uint8 array > -1 is all True, == 300 all
+    False), found without casting `value` (which would raise OverflowError). None when `value` is in range."""
+    side = beyond_range(x.dtype, value)
+    if not side:
+        return None
+    if op in (Ops.CMPEQ, Ops.CMPNE):
+        answer = op is Ops.CMPNE
+    else:  # x < v holds for a v above the range; v < x for a v below it
+        answer = side < 0 if value_first else side > 0
+    return x._new(UOp.const(answer, dtypes.bool_, x.shape))
+
+
+def clip_bounds(dt: DType, lo: Any, hi: Any) -> tuple[Any, Any]:
+    """(lo, hi) for clipping a `dt` array, a Python int bound beyond an integer dtype on its own side (lo below it,
+    hi above it) dropped (None): it clips nothing, and NumPy's clip drops it rather than cast it (OverflowError)."""
+    if dt.is_int:
+        info = np.iinfo(dt.np_name)
+        lo = None if type(lo) is int and lo <= info.min else lo
+        hi = None if type(hi) is int and hi >= info.max else hi
+    return lo, hi
+
+
 def _is_scalar(x: Any) -> bool:
     return isinstance(x, (bool, int, float, np.bool_, np.integer, np.floating)) and not isinstance(x, np.ndarray)
 
@@ -253,6 +285,10 @@ class ElementwiseMixin:
 
     # ---- comparisons ----
     def _compare(self: Tensor, op: Ops, other: Any, reverse: bool = False) -> Tensor:
+        """`self op other` (`other op self` when `reverse`) with NumPy's promotion; a Python int beyond an integer
+        dtype compares as NEP 50 says (`compare_beyond_range`)."""
+        if (fixed := compare_beyond_range(self, op, other, reverse)) is not None:
+            return fixed
         a, b = self._operands(other, reverse)
         return a._new(a.uop.alu(op, b.uop))
 
@@ -502,9 +538,11 @@ class ElementwiseMixin:
 
     def clip(self: Tensor, min_: Any = None, max_: Any = None) -> Tensor:
         """Values limited to [min_, max_]: minimum(maximum(x, min_), max_) like np.clip, so NaN propagates and
-        min_ > max_ gives max_. Either bound may be None (both None: the values unchanged, as NumPy 2 does)."""
+        min_ > max_ gives max_. Either bound may be None (both None: the values unchanged, as NumPy 2 does). A
+        Python int bound beyond an integer dtype clips nothing on its own side (`clip_bounds`), as in NumPy."""
         # written as where() over maximum/minimum so that a value equal to a bound passes its whole gradient to
         # self, as torch.clamp does (maximum/minimum split a tie's gradient in half)
+        min_, max_ = clip_bounds(self.dtype, min_, max_)
         out = self
         if min_ is not None:
             m = out.maximum(min_)

@@ -14,7 +14,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.frontend.elementwise import broadcast_shape
+from lazyarr.frontend.elementwise import broadcast_shape, clip_bounds
 from lazyarr.frontend.np_ufuncs import (
     _NoValue,
     accumulate,
@@ -403,7 +403,9 @@ def _where(condition: Any, *xy: Any) -> Any:
 @implements(np.clip)
 def _clip(a: Any, a_min: Any = _NoValue, a_max: Any = _NoValue, out: Any = None, *, min: Any = _NoValue,
           max: Any = _NoValue, **kwargs: Any) -> Any:
-    """minimum(maximum(a, min), max) with NumPy's dtype rules (NaN propagates, like np.clip)."""
+    """minimum(maximum(a, min), max) with NumPy's dtype rules (NaN propagates, like np.clip). As NumPy's, a Python
+    int bound beyond an integer dtype on its own side (min below it, max above it) is dropped; one beyond it on the
+    other side is cast, and raises OverflowError."""
     if min is not _NoValue:
         if a_min is not _NoValue:
             raise ValueError("Passed more than one argument for the minimum; use either a_min or min")
@@ -412,9 +414,8 @@ def _clip(a: Any, a_min: Any = _NoValue, a_max: Any = _NoValue, out: Any = None,
         if a_max is not _NoValue:
             raise ValueError("Passed more than one argument for the maximum; use either a_max or max")
         a_max = max
-    lo = None if a_min is _NoValue else a_min
-    hi = None if a_max is _NoValue else a_max
     x = as_tensor(a)
+    lo, hi = clip_bounds(x.dtype, None if a_min is _NoValue else a_min, None if a_max is _NoValue else a_max)
     if lo is None and hi is None:
         return finish(x.clone(), out, "clip")  # a new array, as NumPy 2's
     if lo is not None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.frontend.elementwise import broadcast_shape
+from lazyarr.frontend.elementwise import beyond_range, broadcast_shape
 from lazyarr.frontend.inplace import is_view_of
 from lazyarr.frontend.numpy_api import UFUNC_METHODS, is_tensor, numpy_fallback, write_into
 from lazyarr.frontend.reduce import scan
@@ -470,6 +470,16 @@ def _finish(results: list[Tensor], outs: tuple[Any, ...], where: Any, shape: tup
     return final[0] if len(final) == 1 else tuple(final)
 
 
+_COMPARISONS = {np.less, np.less_equal, np.greater, np.greater_equal, np.equal, np.not_equal}
+
+
+def _compared_beyond_range(ufunc: np.ufunc, x: Any, dt: DType, inputs: tuple[Any, ...]) -> bool:
+    """Whether `x` is a Python int beyond its loop dtype `dt` compared with a Tensor: it is left as it is, and the
+    Tensor comparison answers as NEP 50 says (np.greater(uint8, -1) is all True) instead of casting it (which
+    raises OverflowError, as it should for arithmetic)."""
+    return ufunc in _COMPARISONS and bool(beyond_range(dt, x)) and any(is_tensor(i) for i in inputs)
+
+
 def ufunc_call(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """`ufunc(*inputs, **kwargs)` with a lazy result (see the module docstring)."""
     kw = dict(kwargs)
@@ -497,7 +507,7 @@ def ufunc_call(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
         # there a negative exponent gives 0, as `Tensor.pow` documents)
         raise ValueError("Integers to negative integer powers are not allowed.")
     device = next(x for x in inputs + outs if is_tensor(x)).device
-    xs = [operand(x, dt, device) for x, dt in zip(inputs, dts)]
+    xs = [x if _compared_beyond_range(ufunc, x, dt, inputs) else operand(x, dt, device) for x, dt in zip(inputs, dts)]
     try:
         res = impl(*xs)
     except NoLazyError:

@@ -368,3 +368,41 @@ def test_np_power_of_integers_to_negative_host_exponents_raises(exponent: Any) -
     with pytest.raises(ValueError, match="negative integer powers"):
         np.power(Tensor(base), exponent)
     np.testing.assert_array_equal(np.power(Tensor(base), np.abs(exponent)).numpy(), np.power(base, np.abs(exponent)))
+
+
+COMPARE_OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+               ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+               "np.less": np.less, "np.greater_equal": np.greater_equal, "np.equal": np.equal,
+               "np.not_equal": np.not_equal}
+
+
+@pytest.mark.parametrize("value", [-1, 300, -129, 2**64, -(2**70), 5], ids=str)
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int64", "uint64"])
+@pytest.mark.parametrize("op", list(COMPARE_OPS))
+def test_comparison_with_a_python_int_beyond_the_dtype(op, dtype, value):
+    """NEP 50: comparing an integer array with a Python int it cannot hold gives the mathematical answer (uint8 > -1
+    is all True); it raised OverflowError. Both operand orders, operators and ufuncs."""
+    fn = COMPARE_OPS[op]
+    a = ints(dtype, (2, 3), lo=-5 if dtype[0] == "i" else 0, hi=100)
+    same(fn(Tensor(a), value), fn(a, value))
+    same(fn(value, Tensor(a)), fn(value, a))
+
+
+@pytest.mark.parametrize("lo, hi", [(-5, 300), (-5, None), (None, 300), (0, 255), (-5, 100), (10, 300), (300, 400),
+                                    (-5, -1), (300, -5), (-5.0, 300), (np.int64(-5), 300)], ids=str)
+@pytest.mark.parametrize("dtype", ["uint8", "int8"])
+def test_clip_with_python_int_bounds_beyond_the_dtype(dtype, lo, hi):
+    """NumPy's clip drops a Python int bound beyond an integer dtype on its own side (min below it, max above it;
+    lazyarr raised OverflowError) and casts one beyond it on the other side (OverflowError, as NumPy)."""
+    a = ints(dtype, (2, 3), lo=-100, hi=120)
+    clips = [lambda x: np.clip(x, lo, hi)]
+    if not isinstance(lo, float):  # Tensor methods keep lazyarr's float32 for an integer array op a Python float
+        clips.append(lambda x: x.clip(lo, hi))
+    for clip in clips:
+        try:
+            ref = clip(a)
+        except OverflowError as e:
+            with pytest.raises(OverflowError, match=str(e)):
+                clip(Tensor(a))
+        else:
+            same(clip(Tensor(a)), ref)

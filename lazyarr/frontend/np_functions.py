@@ -417,7 +417,7 @@ def _clip(a: Any, a_min: Any = _NoValue, a_max: Any = _NoValue, out: Any = None,
     x = as_tensor(a)
     lo, hi = clip_bounds(x.dtype, None if a_min is _NoValue else a_min, None if a_max is _NoValue else a_max)
     if lo is None and hi is None:
-        return finish(x.clone(), out, "clip")  # a new array, as NumPy 2's
+        return finish(x, out, "clip")
     if lo is not None:
         x = call(np.maximum, x, lo, **({} if hi is not None else dict(kwargs, out=out)))
     if hi is not None:
@@ -432,7 +432,7 @@ def _round(a: Any, decimals: int = 0, out: Any = None) -> Any:
     if x.dtype.is_bool or (not x.dtype.is_float and decimals < 0):
         return numpy_fallback(np.round, (x, decimals), {"out": out}, "round")
     if not x.dtype.is_float:
-        return finish(x.clone(), out, "round")  # a new array, as NumPy's
+        return finish(x, out, "round")
     calc = _calc_dtype(x.dtype)
     xc = x.cast(calc)
     if decimals >= 0:
@@ -447,7 +447,7 @@ def _fix(x: Any, out: Any = None) -> Any:
     return call(np.trunc, as_tensor(x), out=out)
 
 
-@implements(np.nan_to_num)
+@implements(np.nan_to_num, returns_view=True)
 def _nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
     """NaN and infinities of a float array replaced by finite values: a new array, or with `copy=False` written into
     `x` in place and `x` returned (NumPy's)."""
@@ -654,7 +654,7 @@ def _isreal(x: Any) -> Any:
     return const_like(as_tensor(x), True, dtypes.bool_)
 
 
-@implements(np.real)
+@implements(np.real, returns_view=True)
 def _real(val: Any) -> Any:
     return as_tensor(val)
 
@@ -690,7 +690,7 @@ def _copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -
 
 if hasattr(np, "astype"):  # NumPy >= 2.1
 
-    @implements(np.astype)
+    @implements(np.astype, returns_view=True)
     def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
         t = as_tensor(x)
         dt = dtypes.to_dtype(dtype)

@@ -325,6 +325,6 @@ def _linalg_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return np.vecdot(x1, x2, axis=axis)
 
 
-@implements(np.linalg.matrix_transpose)
+@implements(np.linalg.matrix_transpose, returns_view=True)
 def _linalg_matrix_transpose(x: Any, /) -> Any:
     return np.matrix_transpose(x)

@@ -16,8 +16,7 @@ import numpy as np
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.frontend.elementwise import beyond_range, broadcast_shape
-from lazyarr.frontend.inplace import is_view_of
-from lazyarr.frontend.numpy_api import UFUNC_METHODS, is_tensor, numpy_fallback, write_into
+from lazyarr.frontend.numpy_api import UFUNC_METHODS, is_tensor, new_array, numpy_fallback, write_into
 from lazyarr.frontend.reduce import scan
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
@@ -65,15 +64,6 @@ def operand(x: Any, dt: DType, device: str) -> Tensor:
                 raise OverflowError(f"Python integer {x} out of bounds for {dt.name}")
         return Tensor(UOp.const(x, dt), device=device)
     return Tensor(np.asarray(x), device=device).cast(dt)
-
-
-def new_array(r: Tensor, inputs: tuple[Any, ...]) -> Tensor:
-    """`r`, or a copy of it when it is one of the Tensor `inputs` or a view of one: NumPy's ufuncs and reductions
-    always return a new array, so a later write to the input must not show through the result, nor the reverse
-    (`np.positive(t)`, `np.floor` of integers, `np.sum(t, axis=())` compute nothing and would alias `t`)."""
-    if any(is_tensor(x) and (r.uop is x.uop or is_view_of(r.uop, x.uop)) for x in inputs):
-        return r.clone()
-    return r
 
 
 def const_like(x: Tensor, value: Any, dt: DType | None = None) -> Tensor:

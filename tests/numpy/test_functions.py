@@ -354,13 +354,22 @@ NEW_ARRAY_CALLS = {
     "np.round of ints": lambda a: np.round(a),
     "np.clip without bounds": lambda a: np.clip(a, None, None),
     "np.nan_to_num of ints": lambda a: np.nan_to_num(a),
+    "np.take of one index": lambda a: np.take(a, 1),
+    "np.tile once": lambda a: np.tile(a, 1),
+    "np.repeat once": lambda a: np.repeat(a, 1, axis=0),
+    "np.roll by 0": lambda a: np.roll(a, 0),
+    "np.pad by 0": lambda a: np.pad(a, 0),
+    "np.append nothing": lambda a: np.append(a[0], []),
+    "np.meshgrid": lambda a: np.meshgrid(a[0], [1, 2])[0],
+    "np.concatenate of one": lambda a: np.concatenate([a]),
 }
 
 
 @pytest.mark.parametrize("call", list(NEW_ARRAY_CALLS.values()), ids=list(NEW_ARRAY_CALLS))
 def test_results_that_compute_nothing_are_still_new_arrays(call):
-    """NumPy's ufuncs, reductions and flatten return new arrays; those that compute nothing (np.positive, a reduction
-    over no axes, the round of integers) aliased the input: a later write to either showed through the other."""
+    """NumPy's ufuncs, reductions, flatten and functions that return no view return new arrays; those that compute
+    nothing (np.positive, a reduction over no axes, the round of integers, np.tile(a, 1)) aliased the input: a later
+    write to either showed through the other."""
     a = I.astype(np.int64)
     ref = call(a.copy())
     assert not np.may_share_memory(ref, a)
@@ -441,3 +450,24 @@ def test_axes_of_a_0d_array(name, value, axis):
                 fn(Tensor(value), axis=axis)
             return
         same(fn(Tensor(value), axis=axis), ref)
+
+
+def test_views_stay_views_and_out_is_returned_as_it_is():
+    """The functions whose NumPy result views the input keep viewing it (a write to the input shows through), and
+    a function with out= returns that out, even when it views the input."""
+    t = Tensor(F.copy())
+    views = [np.reshape(t, (4, 3)), np.transpose(t), np.squeeze(t[None]), np.ravel(t), np.flip(t, 0),
+             np.broadcast_to(t, (2, 3, 4)), np.split(t, 3)[1], np.diff(t, n=0)]
+    t[...] = 7
+    for v in views:
+        same(v, np.full(v.shape, 7, np.float32))
+    o = Tensor(np.zeros(4, np.float32))
+    assert np.sum(t, axis=0, out=o) is o
+    row = t[0]
+    assert np.sum(t, axis=0, out=row) is row
+    assert np.multiply(row, 1, out=row) is row
+    same(t[0], np.full(4, 21, np.float32))
+    x = Tensor(np.array([1.0, 2.0]))
+    grid = np.meshgrid(x, x, copy=False)[0]
+    x[0] = 5  # copy=False: views of the inputs, as NumPy's
+    same(grid, np.meshgrid([5.0, 2.0], [5.0, 2.0])[0])

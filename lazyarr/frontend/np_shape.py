@@ -483,7 +483,8 @@ def _diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = _NoValue, append: A
     op = np.not_equal if x.dtype.is_bool else np.subtract
     for _ in range(n):
         m = x.shape[ax]
-        x = call(op, _axis_slice(x, ax, 1, max(m, 1)), _axis_slice(x, ax, 0, max(m - 1, 0)))
+        # an axis already empty (n past its length) stays empty, as NumPy's
+        x = call(op, _axis_slice(x, ax, min(1, m), m), _axis_slice(x, ax, 0, max(m - 1, 0)))
     return x
 
 
@@ -657,6 +658,19 @@ def _pad_constant(x: Tensor, ax: int, b: int, a: int, vb: Any, va: Any) -> Tenso
     return inside.where(padded, fill)
 
 
+def _take_indices(indices: Any, like: Tensor) -> Tensor:
+    """np.take's indices as a tensor of integers, converted as NumPy converts them: an array or Tensor must hold
+    integers or bools (TypeError otherwise: NumPy's 'same_kind' rule); anything else (a nested list, a scalar) is
+    converted to integers as np.asarray(indices, np.intp) does, so [] is empty and 1.5 is 1."""
+    if is_tensor(indices) or isinstance(indices, np.ndarray):
+        idx = as_tensor(indices, like)
+        if not (idx.dtype.is_int or idx.dtype.is_bool):
+            raise TypeError(f"Cannot cast array data from dtype('{idx.dtype.np_name}') to dtype('int64') according "
+                            "to the rule 'same_kind'")
+        return idx
+    return Tensor(np.asarray(indices, dtype=np.intp), device=like.device)
+
+
 @implements(np.take)
 def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Any:
     """Elements at `indices` along `axis` (flattened when None); mode 'raise' checks bounds (IndexError),
@@ -670,10 +684,7 @@ def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "
     lead = (slice(None),) * ax
     if isinstance(indices, (int, np.integer)) and mode == "raise":
         return finish(x[lead + (int(indices),)], out, "take")
-    idx = as_tensor(indices, x)
-    if not idx.dtype.is_int:
-        raise TypeError(f"Cannot cast array data from dtype('{idx.dtype.np_name}') to dtype('int64') according to "
-                        "the rule 'safe'")
+    idx = _take_indices(indices, x)
     if mode in ("wrap", "clip"):
         if n == 0 and idx.size:
             raise IndexError("cannot do a non-empty take from an empty axes.")

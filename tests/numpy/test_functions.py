@@ -180,6 +180,15 @@ CASES = {
     "atleast_2d": (np.atleast_2d, (V,), {}),
     "take_along_axis": (np.take_along_axis, (F, np.argsort(F, axis=1)), {"axis": 1}),
     "median_fallback": (np.median, (D,), {"axis": 1}),
+    "diff past the length": (np.diff, (F,), {"n": 5}),
+    "diff past the length axis 0": (np.diff, (F,), {"n": 3, "axis": 0}),
+    "diff past the length bool": (np.diff, (B,), {"n": 4, "axis": 0}),
+    "take nothing": (np.take, (F, []), {"axis": 1}),
+    "take nothing nested": (np.take, (F, [[]]), {"axis": 0}),
+    "take nothing flat": (np.take, (F, ()), {}),
+    "take nothing wrap": (np.take, (F, []), {"axis": 1, "mode": "wrap"}),
+    "take float list": (np.take, (F, [1.5, 2]), {"axis": 1}),
+    "take bool array": (np.take, (F, np.array([True, False])), {"axis": 0}),
 }
 ALWAYS_FALLBACK = {"sort", "argsort", "unique", "unique_counts", "nonzero", "pad_fallback_mean", "median_fallback"}
 
@@ -260,6 +269,8 @@ def test_out_numpy_and_keepdims_variants():
     (lambda t: np.einsum("ij,jk->ik", t, t), ValueError, "could not be broadcast"),
     (lambda t: np.einsum("ii->i", t), ValueError, "collapsing index"),
     (lambda t: np.take(t, [12]), IndexError, "out of bounds"),
+    (lambda t: np.take(t, np.array([1.0])), TypeError, "according to the rule 'same_kind'"),
+    (lambda t: np.take(t, [np.nan]), ValueError, "NaN"),
     (lambda t: np.diff(t, n=-1), ValueError, "order must be non-negative"),
     (lambda t: np.max(t[:0]), ValueError, "zero-size array to reduction operation maximum"),
     (lambda t: np.argmax(t[:0]), ValueError, "empty sequence"),

@@ -419,37 +419,47 @@ def scalar_into(x: Any, dt: DType) -> Any:
     return int(x)
 
 
+def _numpy_assigned(x: Any, dt: DType) -> np.ndarray:
+    """What NumPy's `a[...] = x` stores for `x` (a string, None, an object array) in an array of `dt`, or its
+    error."""
+    out = np.empty(np.shape(x), dt.np_name)
+    out[...] = x
+    return out
+
+
 def value_for(target: Tensor, x: Any, strict: bool) -> Tensor:
     """`x` as a tensor of target's dtype, broadcast to target's shape, ready to be written into it.
 
-    strict (assign): a Tensor or NumPy array must already have target's dtype; Python scalars and lists are cast.
-    Otherwise (setitem): everything is cast like NumPy's `a[idx] = x`.
+    strict (assign): a Tensor or NumPy array must already have target's dtype; Python scalars and lists of numbers
+    are cast. Otherwise (setitem): everything is cast like NumPy's `a[idx] = x`, and what is no number (a string,
+    None, a list holding them) is converted by NumPy's own assignment: "1.5" is 1.5, None is NaN in a float tensor.
 
     Raises:
-        TypeError: a dtype mismatch under `strict`, or data that is not numeric.
-        ValueError: a device mismatch, or a shape that does not broadcast to target's shape.
+        TypeError: a dtype mismatch under `strict`, data that is not numeric under `strict`, or data NumPy's
+            assignment refuses with TypeError (an object, a complex number).
+        ValueError: a device mismatch, a shape that does not broadcast to target's shape, or a string that is no
+            number ("could not convert string to float: 'abc'", NumPy's).
     """
     cls = type(target)
     dt = target.dtype
+    arr = np.array(x) if isinstance(x, (list, tuple)) else x
     if isinstance(x, cls):
         if x.device != target.device:
             raise ValueError(f"cannot write a tensor on {x.device} into a tensor on {target.device}")
         v = x
     elif _python_scalar(x):
         v = target._new(UOp.const(scalar_into(x, dt), dt))
-    elif isinstance(x, (list, tuple)):
-        arr = np.array(x)
-        if arr.dtype == object:
-            raise ValueError("setting a tensor element with a ragged nested sequence")
-        if arr.dtype.kind not in "biuf":
-            raise TypeError(f"cannot write values of type {arr.dtype} into a {dt.name} tensor")
+    elif isinstance(x, (list, tuple)) and arr.dtype.kind in "biuf":
         if arr.size and dt.is_int and arr.dtype.kind == "f" and not np.isfinite(arr).all():
             raise ValueError(f"cannot convert non-finite floats to integer ({dt.name})")
         v = cls(arr.astype(dt.np_name), device=target.device)
-    elif isinstance(x, (np.ndarray, np.generic)):
+    elif isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind in "biuf":
         v = cls(np.asarray(x), device=target.device)
+    elif not strict:
+        v = cls(_numpy_assigned(arr, dt), device=target.device)
     else:
-        raise TypeError(f"cannot write a {type(x).__name__} into a tensor")
+        raise TypeError(f"cannot write a {type(x).__name__} into a tensor (a number, a list of numbers, a NumPy "
+                        f"array or a Tensor)")
     if v.dtype is not dt:
         if strict:
             raise TypeError(f"assign: dtype mismatch: cannot assign {v.dtype.name} values to a {dt.name} tensor "

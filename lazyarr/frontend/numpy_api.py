@@ -263,7 +263,7 @@ class NumpyMixin:
         return str(self)
 
     def __complex__(self: Tensor) -> complex:
-        return complex(self.item())
+        return complex(self._scalar("complex"))
 
     def copy(self: Tensor) -> Tensor:
         """A copy with its own storage (lazy, like `clone`)."""

@@ -218,23 +218,35 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         return str(self.numpy())
 
     def __bool__(self) -> bool:
+        """The truth of a 1-element tensor; ValueError for any other size (NumPy's and PyTorch's)."""
         _check_read("bool()")
+        if self.size == 0:
+            raise ValueError("The truth value of an empty tensor is ambiguous. Use `t.size > 0` to check that a "
+                             "tensor is not empty.")
         if self.size != 1:
             raise ValueError("The truth value of a tensor with more than one element is ambiguous. "
                              "Use a.any() or a.all()")
         return bool(self.item())
 
+    def _scalar(self, what: str) -> Any:
+        """The single value for int(), float(), complex(): TypeError for a tensor of another size, as NumPy's (a
+        1-element tensor of any shape converts, as in PyTorch; NumPy 2.4 takes 0-d arrays only)."""
+        _check_read(f"{what}()")
+        if self.size != 1:
+            raise TypeError(f"only tensors of one element can be converted to Python scalars ({what}() of a tensor "
+                            f"of shape {self.shape})")
+        return self.item()
+
     def __float__(self) -> float:
-        _check_read("float()")
-        return float(self.item())
+        return float(self._scalar("float"))
 
     def __int__(self) -> int:
-        _check_read("int()")
-        return int(self.item())
+        return int(self._scalar("int"))
 
     def __index__(self) -> int:
+        """The value of a 1-element integer (or bool) tensor as an index; TypeError otherwise (NumPy's)."""
         _check_read("an index")
-        if not self.dtype.is_int and not self.dtype.is_bool:
+        if (not self.dtype.is_int and not self.dtype.is_bool) or self.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 

@@ -536,21 +536,26 @@ class ElementwiseMixin:
         c, a, b = cond.broadcast_to(shape), xt.broadcast_to(shape), yt.broadcast_to(shape)
         return self._new(UOp(Ops.WHERE, a.dtype, (c.uop, a.uop, b.uop)))
 
-    def clip(self: Tensor, min_: Any = None, max_: Any = None) -> Tensor:
-        """Values limited to [min_, max_]: minimum(maximum(x, min_), max_) like np.clip, so NaN propagates and
-        min_ > max_ gives max_. Either bound may be None (both None: the values unchanged, as NumPy 2 does). A
-        Python int bound beyond an integer dtype clips nothing on its own side (`clip_bounds`), as in NumPy."""
+    def clip(self: Tensor, min: Any = None, max: Any = None, out: Any = None) -> Tensor:  # noqa: A002 (NumPy's)
+        """Values limited to [min, max] (`ndarray.clip` and `torch.clamp` take these names, positional or keyword):
+        minimum(maximum(x, min), max) like np.clip, so NaN propagates and min > max gives max. Either bound may be
+        None; with both None a copy of the values, as NumPy 2's. A Python int bound beyond an integer dtype clips
+        nothing on its own side (`clip_bounds`), as in NumPy. `out` (NumPy's) receives the result."""
+        if out is not None:
+            return np.clip(self, min, max, out=out)
         # written as where() over maximum/minimum so that a value equal to a bound passes its whole gradient to
         # self, as torch.clamp does (maximum/minimum split a tie's gradient in half)
-        min_, max_ = clip_bounds(self.dtype, min_, max_)
-        out = self
-        if min_ is not None:
-            m = out.maximum(min_)
-            out = (out >= min_).where(out.cast(m.dtype), m)
-        if max_ is not None:
-            m = out.minimum(max_)
-            out = (out <= max_).where(out.cast(m.dtype), m)
-        return out
+        lo, hi = clip_bounds(self.dtype, min, max)
+        if lo is None and hi is None:
+            return self.clone()
+        r = self
+        if lo is not None:
+            m = r.maximum(lo)
+            r = (r >= lo).where(r.cast(m.dtype), m)
+        if hi is not None:
+            m = r.minimum(hi)
+            r = (r <= hi).where(r.cast(m.dtype), m)
+        return r
 
     clamp = clip
 

@@ -111,11 +111,13 @@ class _Group:
     group's base, that base's shape, (the original's ops over its storage, the storage's shape) or None when it is
     not a movement of storage)."""
 
-    __slots__ = ("base", "buffer", "members", "origin", "readonly")
+    __slots__ = ("base", "buffer", "members", "origin", "readonly", "owner")
 
-    def __init__(self, base: UOp, buffer: Buffer | None = None) -> None:
+    def __init__(self, base: UOp, buffer: Buffer | None = None, owner: Tensor | None = None) -> None:
         self.base, self.buffer = base, buffer
         self.members = IdentitySet()
+        # the tensor the array was made as (not as a view of another tensor), while it lives: NumPy's OWNDATA
+        self.owner = None if owner is None else _ref(owner)
         self.origin: tuple[_Ops, _Ops, tuple[int, ...], tuple[_Ops, tuple[int, ...]] | None] | None = None
         self.readonly: str | None = None  # why writes to this array are refused (`mark_readonly`), or None
 
@@ -124,7 +126,7 @@ def group_of(t: Tensor) -> _Group:
     """The group `t` belongs to (a tensor made by a non-view op is, until it is viewed, an array of its own)."""
     g = t._group
     if g is None:
-        g = t._group = _Group(t.uop)
+        g = t._group = _Group(t.uop, owner=t)
         g.members.add(t)
     return g
 
@@ -162,11 +164,29 @@ def check_writable(t: Tensor, what: str = "assignment destination") -> _Group:
     return g
 
 
+def is_writable(t: Tensor) -> bool:
+    """Whether a write to `t` is allowed (`check_writable` would pass), found without moving `t` between arrays."""
+    g = t._group
+    chain = None if g is None else _chain_over(t.uop, g.base)
+    if g is None or chain is None:
+        return True  # an array of its own
+    kind = _kind(chain, g)
+    return kind == "copy" or (kind == "view" and g.readonly is None)
+
+
+def is_owner(t: Tensor) -> bool:
+    """Whether `t` is an array of its own, not a view of another tensor's (NumPy's OWNDATA)."""
+    g = t._group
+    if g is None or (chain := _chain_over(t.uop, g.base)) is None or _kind(chain, g) == "copy":
+        return True
+    return g.owner is not None and g.owner() is t
+
+
 def own_buffer(t: Tensor) -> None:
     """Make `t` (a view of a fresh BUFFER, e.g. made from NumPy data) the owner of that storage."""
     base = strip_movement(t.uop)[1]
     if base.op is Ops.BUFFER:
-        t._group = _Group(base, base.arg)
+        t._group = _Group(base, base.arg, t)
         t._group.members.add(t)
 
 
@@ -635,7 +655,7 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
                 old.members.discard(t)
             t._group = None
             if fresh:
-                t._group = _Group(base, base.arg)
+                t._group = _Group(base, base.arg, t)
                 t._group.members.add(t)
             if old is not None and old.readonly is not None:
                 group_of(t).readonly = old.readonly  # computed alone, it is still a view of a read-only array

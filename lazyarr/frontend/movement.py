@@ -68,25 +68,6 @@ class MovementMixin:
             raise ValueError(f"cannot reshape array of size {self.size} into shape {tuple(new)}")
         return self._new(self.uop.reshape(tuple(new)))
 
-    def view(self: Tensor, *shape: Any) -> Tensor:
-        return self.reshape(*shape)
-
-    def flatten(self: Tensor, start_dim: Any = None, end_dim: Any = None) -> Tensor:
-        """`t.flatten()` is NumPy's `ndarray.flatten()`: a new 1-D array with its own storage (writes to either do
-        not reach the other). With PyTorch's `start_dim`/`end_dim`, dims start_dim..end_dim merge into one: a view
-        where a reshape is one (torch's flatten may return the original, a view or a copy). AxisError for a dim out
-        of range."""
-        if start_dim is None and end_dim is None:
-            return self.reshape(-1).clone()
-        start_dim, end_dim = 0 if start_dim is None else start_dim, -1 if end_dim is None else end_dim
-        if self.ndim == 0:
-            return self.reshape(1)
-        s, e = normalize_axis(start_dim, self.ndim), normalize_axis(end_dim, self.ndim)
-        return self.reshape(*self.shape[:s], prod(self.shape[s : e + 1]), *self.shape[e + 1 :])
-
-    def ravel(self: Tensor) -> Tensor:
-        return self.reshape(-1)
-
     def permute(self: Tensor, *order: Any) -> Tensor:
         axes = tuple(normalize_axis(operator.index(a), self.ndim) for a in _shape_arg(order))
         if sorted(axes) != list(range(self.ndim)):

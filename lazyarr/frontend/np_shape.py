@@ -71,8 +71,8 @@ def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = 
 
 @implements(np.ravel, returns_view=True)
 def _ravel(a: Any, order: str = "C") -> Any:
-    x = as_tensor(a)
-    return _reverse_axes(x).reshape(-1) if order == "F" else x.reshape(-1)
+    """The values as 1-D in index `order` ('C', 'F', 'A', 'K' as `Tensor.flatten` reads them), a view if possible."""
+    return as_tensor(a).ravel(order)
 
 
 @implements(np.transpose, returns_view=True)

@@ -6,6 +6,7 @@ error types. Topic modules (`elementwise`, `movement`, `reduce`, `creation`) att
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -196,12 +197,24 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         _check_read("tolist()")
         return self.numpy().tolist()
 
-    def item(self) -> Any:
-        """The single value of a 1-element tensor as a Python scalar (ValueError otherwise)."""
+    def item(self, *args: Any) -> Any:
+        """One value as a Python scalar: `item()` of a 1-element tensor (PyTorch's and NumPy's); with NumPy's
+        arguments, `item(i)` the element at flat (C-order) index i, `item(i, j, ...)` or `item((i, j, ...))` the one
+        at that index (negative indices count from the end). Reads only that element's view.
+
+        Raises:
+            ValueError: no arguments and not one element; a number of indices that is neither 1 nor ndim.
+            IndexError: an index out of range. TypeError: an index that is not an integer.
+        """
         _check_read("item()")
-        if self.size != 1:
-            raise ValueError(f"can only convert a tensor of size 1 to a Python scalar, not shape {self.shape}")
-        return self.numpy().reshape(()).item()
+        idx = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
+        if not idx:
+            if self.size != 1:
+                raise ValueError(f"can only convert a tensor of size 1 to a Python scalar, not shape {self.shape}")
+            return self.numpy().reshape(()).item()
+        if len(idx) == 1:
+            return self.reshape(-1)[_item_index(idx, (self.size,), True)].numpy().item()
+        return self[_item_index(idx, self.shape, False)].numpy().item()
 
     def data(self) -> np.ndarray:
         return self.numpy()
@@ -306,6 +319,18 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
     def detach(self) -> Tensor:
         """The same values, outside the autograd graph (gradients stop here)."""
         return self._new(detach_uop(self.uop))
+
+
+def _item_index(idx: tuple[Any, ...], shape: tuple[int, ...], flat: bool) -> tuple[int, ...]:
+    """`item`'s indices checked against `shape` (one flat index of a `flat` size, else one per dim), NumPy's errors."""
+    if len(idx) != len(shape):
+        raise ValueError("incorrect number of indices for array")
+    out = tuple(operator.index(i) for i in idx)
+    for axis, (i, n) in enumerate(zip(out, shape)):
+        if not -n <= i < n:
+            raise IndexError(f"index {i} is out of bounds for size {n}" if flat else
+                             f"index {i} is out of bounds for axis {axis} with size {n}")
+    return out
 
 
 def _check_read(what: str) -> None:

@@ -37,6 +37,38 @@ def _broadcast_uop(u: UOp, shape: tuple[int, ...]) -> UOp:
     return u.reshape((1,) * (len(shape) - len(u.shape)) + u.shape).expand(shape)
 
 
+def beyond_range(dt: DType, value: Any) -> int:
+    """1 (-1) when `value` is a Python int above (below) every value of the integer dtype `dt`, else 0."""
+    if not dt.is_int or type(value) is not int:
+        return 0
+    info = np.iinfo(dt.np_name)
+    return 1 if value > info.max else -1 if value < info.min else 0
+
+
+def compare_beyond_range(x: Tensor, op: Ops, value: Any, value_first: bool) -> Tensor | None:
+    """NEP 50: `x op value` (`value op x` when `value_first`; op CMPLT, CMPLE, CMPEQ or CMPNE) for a Python int
+    `value` beyond x's integer dtype has one answer for every element (a uint8 array > -1 is all True, == 300 all
+    False), found without casting `value` (which would raise OverflowError). None when `value` is in range."""
+    side = beyond_range(x.dtype, value)
+    if not side:
+        return None
+    if op in (Ops.CMPEQ, Ops.CMPNE):
+        answer = op is Ops.CMPNE
+    else:  # x < v holds for a v above the range; v < x for a v below it
+        answer = side < 0 if value_first else side > 0
+    return x._new(UOp.const(answer, dtypes.bool_, x.shape))
+
+
+def clip_bounds(dt: DType, lo: Any, hi: Any) -> tuple[Any, Any]:
+    """(lo, hi) for clipping a `dt` array, a Python int bound beyond an integer dtype on its own side (lo below it,
+    hi above it) dropped (None): it clips nothing, and NumPy's clip drops it rather than cast it (OverflowError)."""
+    if dt.is_int:
+        info = np.iinfo(dt.np_name)
+        lo = None if type(lo) is int and lo <= info.min else lo
+        hi = None if type(hi) is int and hi >= info.max else hi
+    return lo, hi
+
+
 def _is_scalar(x: Any) -> bool:
     return isinstance(x, (bool, int, float, np.bool_, np.integer, np.floating)) and not isinstance(x, np.ndarray)
 
@@ -241,7 +273,9 @@ class ElementwiseMixin:
         return self.neg()
 
     def __pos__(self: Tensor) -> Tensor:
-        return self
+        """`+t`: a copy of the values with its own storage, as NumPy's (np.positive makes a new array; PyTorch's +t
+        aliases t)."""
+        return self.clone()
 
     def __abs__(self: Tensor) -> Tensor:
         return self.abs()
@@ -251,6 +285,10 @@ class ElementwiseMixin:
 
     # ---- comparisons ----
     def _compare(self: Tensor, op: Ops, other: Any, reverse: bool = False) -> Tensor:
+        """`self op other` (`other op self` when `reverse`) with NumPy's promotion; a Python int beyond an integer
+        dtype compares as NEP 50 says (`compare_beyond_range`)."""
+        if (fixed := compare_beyond_range(self, op, other, reverse)) is not None:
+            return fixed
         a, b = self._operands(other, reverse)
         return a._new(a.uop.alu(op, b.uop))
 
@@ -498,19 +536,26 @@ class ElementwiseMixin:
         c, a, b = cond.broadcast_to(shape), xt.broadcast_to(shape), yt.broadcast_to(shape)
         return self._new(UOp(Ops.WHERE, a.dtype, (c.uop, a.uop, b.uop)))
 
-    def clip(self: Tensor, min_: Any = None, max_: Any = None) -> Tensor:
-        """Values limited to [min_, max_]: minimum(maximum(x, min_), max_) like np.clip, so NaN propagates and
-        min_ > max_ gives max_. Either bound may be None (both None: the values unchanged, as NumPy 2 does)."""
+    def clip(self: Tensor, min: Any = None, max: Any = None, out: Any = None) -> Tensor:  # noqa: A002 (NumPy's)
+        """Values limited to [min, max] (`ndarray.clip` and `torch.clamp` take these names, positional or keyword):
+        minimum(maximum(x, min), max) like np.clip, so NaN propagates and min > max gives max. Either bound may be
+        None; with both None a copy of the values, as NumPy 2's. A Python int bound beyond an integer dtype clips
+        nothing on its own side (`clip_bounds`), as in NumPy. `out` (NumPy's) receives the result."""
+        if out is not None:
+            return np.clip(self, min, max, out=out)
         # written as where() over maximum/minimum so that a value equal to a bound passes its whole gradient to
         # self, as torch.clamp does (maximum/minimum split a tie's gradient in half)
-        out = self
-        if min_ is not None:
-            m = out.maximum(min_)
-            out = (out >= min_).where(out.cast(m.dtype), m)
-        if max_ is not None:
-            m = out.minimum(max_)
-            out = (out <= max_).where(out.cast(m.dtype), m)
-        return out
+        lo, hi = clip_bounds(self.dtype, min, max)
+        if lo is None and hi is None:
+            return self.clone()
+        r = self
+        if lo is not None:
+            m = r.maximum(lo)
+            r = (r >= lo).where(r.cast(m.dtype), m)
+        if hi is not None:
+            m = r.minimum(hi)
+            r = (r <= hi).where(r.cast(m.dtype), m)
+        return r
 
     clamp = clip
 

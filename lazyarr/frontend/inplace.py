@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from lazyarr import dtypes
-from lazyarr.dtypes import DType
 from lazyarr.frontend.movement import _getitem
+from lazyarr.frontend.write_values import value_for
 from lazyarr.graph.alias import all_valid, is_broadcast
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import chain_view, strip_movement, structure_key, view_stack_of
@@ -117,19 +117,22 @@ class _Group:
     group's base, that base's shape, (the original's ops over its storage, the storage's shape) or None when it is
     not a movement of storage)."""
 
-    __slots__ = ("base", "buffer", "members", "origin")
+    __slots__ = ("base", "buffer", "members", "origin", "readonly", "owner")
 
-    def __init__(self, base: UOp, buffer: Buffer | None = None) -> None:
+    def __init__(self, base: UOp, buffer: Buffer | None = None, owner: Tensor | None = None) -> None:
         self.base, self.buffer = base, buffer
         self.members = IdentitySet()
+        # the tensor the array was made as (not as a view of another tensor), while it lives: NumPy's OWNDATA
+        self.owner = None if owner is None else _ref(owner)
         self.origin: tuple[_Ops, _Ops, tuple[int, ...], tuple[_Ops, tuple[int, ...]] | None] | None = None
+        self.readonly: str | None = None  # why writes to this array are refused (`mark_readonly`), or None
 
 
 def group_of(t: Tensor) -> _Group:
     """The group `t` belongs to (a tensor made by a non-view op is, until it is viewed, an array of its own)."""
     g = t._group
     if g is None:
-        g = t._group = _Group(t.uop)
+        g = t._group = _Group(t.uop, owner=t)
         g.members.add(t)
     return g
 
@@ -147,11 +150,49 @@ def join_views(src: Tensor, t: Tensor) -> None:
     t._group = g
 
 
+def mark_readonly(t: Tensor, why: str) -> None:
+    """Refuse writes to `t` and to its views, as NumPy refuses them for a read-only array: ValueError naming `why`.
+    A copy of it (including a reshape that NumPy would copy) is writable."""
+    group_of(t).readonly = why
+
+
+def check_writable(t: Tensor, what: str = "assignment destination") -> _Group:
+    """`t`'s group, after checking that `t` may be written.
+
+    Raises:
+        ValueError: `t` is a broadcast view or a view of a read-only array ("{what} is read-only", NumPy's words).
+    """
+    g, kind = _settle(t)
+    if kind == "broadcast":
+        raise ValueError(f"{what} is read-only: a broadcast view of shape {t.shape}")
+    if g.readonly is not None:
+        raise ValueError(f"{what} is read-only: {g.readonly}")
+    return g
+
+
+def is_writable(t: Tensor) -> bool:
+    """Whether a write to `t` is allowed (`check_writable` would pass), found without moving `t` between arrays."""
+    g = t._group
+    chain = None if g is None else _chain_over(t.uop, g.base)
+    if g is None or chain is None:
+        return True  # an array of its own
+    kind = _kind(chain, g)
+    return kind == "copy" or (kind == "view" and g.readonly is None)
+
+
+def is_owner(t: Tensor) -> bool:
+    """Whether `t` is an array of its own, not a view of another tensor's (NumPy's OWNDATA)."""
+    g = t._group
+    if g is None or (chain := _chain_over(t.uop, g.base)) is None or _kind(chain, g) == "copy":
+        return True
+    return g.owner is not None and g.owner() is t
+
+
 def own_buffer(t: Tensor) -> None:
     """Make `t` (a view of a fresh BUFFER, e.g. made from NumPy data) the owner of that storage."""
     base = strip_movement(t.uop)[1]
     if base.op is Ops.BUFFER:
-        t._group = _Group(base, base.arg)
+        t._group = _Group(base, base.arg, t)
         t._group.members.add(t)
 
 
@@ -313,11 +354,9 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     values built before it keep the old contents.
 
     Raises:
-        ValueError: owner is a broadcast view (NumPy: the destination is read-only).
+        ValueError: owner is read-only: a broadcast view or a view of a read-only array (`check_writable`).
     """
-    g, kind = _settle(owner)
-    if kind == "broadcast":
-        raise ValueError(f"assignment destination is read-only: a broadcast view of shape {owner.shape}")
+    g = check_writable(owner)
     lvalue = _drop_detach(lvalue, g.base)
     if g.buffer is None:
         if lvalue is g.base:
@@ -375,83 +414,6 @@ def _peel_scatter(lvalue: UOp, value: UOp) -> tuple[UOp, UOp]:
         else:
             raise AssertionError(f"unexpected {mv.op.name} above a scatter target")
     return base, value
-
-
-# ---- values for assign / setitem ----
-
-
-def _python_scalar(x: Any) -> bool:
-    return isinstance(x, (bool, int, float)) and not isinstance(x, np.generic)
-
-
-def scalar_into(x: Any, dt: DType) -> Any:
-    """A Python scalar stored into `dt` the way NumPy's `a[i] = x` stores it.
-
-    Raises:
-        OverflowError: an int out of the integer dtype's range, or infinity into an integer.
-        ValueError: NaN into an integer.
-    """
-    if dt.is_bool:
-        return bool(x)
-    if dt.is_float:
-        return float(x)
-    if isinstance(x, float):
-        if x != x:
-            raise ValueError(f"cannot convert float NaN to integer ({dt.name})")
-        if x in (float("inf"), float("-inf")):
-            raise OverflowError(f"cannot convert float infinity to integer ({dt.name})")
-        x = int(x)
-    info = np.iinfo(dt.np_name)
-    if not info.min <= int(x) <= info.max:
-        raise OverflowError(f"Python integer {int(x)} out of bounds for {dt.name}")
-    return int(x)
-
-
-def value_for(target: Tensor, x: Any, strict: bool) -> Tensor:
-    """`x` as a tensor of target's dtype, broadcast to target's shape, ready to be written into it.
-
-    strict (assign): a Tensor or NumPy array must already have target's dtype; Python scalars and lists are cast.
-    Otherwise (setitem): everything is cast like NumPy's `a[idx] = x`.
-
-    Raises:
-        TypeError: a dtype mismatch under `strict`, or data that is not numeric.
-        ValueError: a device mismatch, or a shape that does not broadcast to target's shape.
-    """
-    cls = type(target)
-    dt = target.dtype
-    if isinstance(x, cls):
-        if x.device != target.device:
-            raise ValueError(f"cannot write a tensor on {x.device} into a tensor on {target.device}")
-        v = x
-    elif _python_scalar(x):
-        v = target._new(UOp.const(scalar_into(x, dt), dt))
-    elif isinstance(x, (list, tuple)):
-        arr = np.array(x)
-        if arr.dtype == object:
-            raise ValueError("setting a tensor element with a ragged nested sequence")
-        if arr.dtype.kind not in "biuf":
-            raise TypeError(f"cannot write values of type {arr.dtype} into a {dt.name} tensor")
-        if arr.size and dt.is_int and arr.dtype.kind == "f" and not np.isfinite(arr).all():
-            raise ValueError(f"cannot convert non-finite floats to integer ({dt.name})")
-        v = cls(arr.astype(dt.np_name), device=target.device)
-    elif isinstance(x, (np.ndarray, np.generic)):
-        v = cls(np.asarray(x), device=target.device)
-    else:
-        raise TypeError(f"cannot write a {type(x).__name__} into a tensor")
-    if v.dtype is not dt:
-        if strict:
-            raise TypeError(f"assign: dtype mismatch: cannot assign {v.dtype.name} values to a {dt.name} tensor "
-                            f"(cast the value first)")
-        v = v.cast(dt)
-    if v.shape != target.shape:
-        shape = v.shape
-        while len(shape) > len(target.shape) and shape[0] == 1:
-            shape = shape[1:]  # NumPy drops leading 1s of the value
-        lead = len(target.shape) - len(shape)
-        if lead < 0 or any(s != 1 and s != n for s, n in zip(shape, target.shape[lead:])):
-            raise ValueError(f"could not broadcast input array from shape {v.shape} into shape {target.shape}")
-        v = v.reshape(shape).broadcast_to(target.shape)
-    return v
 
 
 # ---- realisation ----
@@ -633,12 +595,15 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
                 g.buffer, g.base = base.arg, base  # members are chains over the result, itself a view of base
         elif root in solo:
             t = solo[root]
-            if t._group is not None:
-                t._group.members.discard(t)
+            old = t._group
+            if old is not None:
+                old.members.discard(t)
             t._group = None
             if fresh:
-                t._group = _Group(base, base.arg)
+                t._group = _Group(base, base.arg, t)
                 t._group.members.add(t)
+            if old is not None and old.readonly is not None:
+                group_of(t).readonly = old.readonly  # computed alone, it is still a view of a read-only array
 
 
 # ---- the Tensor methods ----
@@ -659,7 +624,8 @@ class InplaceMixin:
 
         Raises:
             TypeError: a dtype mismatch (naming both dtypes).
-            ValueError: a device mismatch, a shape that does not broadcast, or a broadcast (read-only) destination.
+            ValueError: a device mismatch, a shape that does not broadcast, or a read-only destination (a broadcast
+                view, np.diagonal's result).
         """
         v = value_for(self, x, strict=True)
         if self.size == 0 or v.uop is self.uop:
@@ -673,10 +639,9 @@ class InplaceMixin:
 
         Raises:
             IndexError: an out-of-range or invalid index (before anything is written).
-            ValueError: a shape that does not broadcast, or a broadcast (read-only) destination.
+            ValueError: a shape that does not broadcast, or a read-only destination (a broadcast view, np.diagonal).
         """
-        if _settle(self)[1] == "broadcast":
-            raise ValueError(f"assignment destination is read-only: a broadcast view of shape {self.shape}")
+        check_writable(self)
         target = _getitem(self, idx, store_data=False)
         v = value_for(target, value, strict=False)
         if target.size == 0:
@@ -688,7 +653,9 @@ class InplaceMixin:
             write(target, target.uop, v.uop)
 
     def _inplace(self: Tensor, name: str, result: Tensor) -> Tensor:
-        """Store `result` (this tensor op something) back into this tensor with NumPy's in-place casting rules."""
+        """Store `result` (this tensor op something) back into this tensor with NumPy's in-place casting rules
+        (ValueError for a read-only tensor, as `check_writable`)."""
+        check_writable(self, "output array")
         if result.dtype is not self.dtype and not np.can_cast(result.dtype.np_name, self.dtype.np_name, "same_kind"):
             raise TypeError(f"Cannot cast ufunc '{name}' output from dtype('{result.dtype.np_name}') to "
                             f"dtype('{self.dtype.np_name}') with casting rule 'same_kind'")

@@ -42,6 +42,9 @@ def _tensor_args(first: Any, others: tuple[Any, ...], name: str) -> list[Tensor]
     return [first, *others]
 
 
+_NO_AXIS: Any = object()  # `repeat` called without NumPy's axis keyword
+
+
 class MovementMixin:
     """Shape-changing methods (mixed into Tensor)."""
 
@@ -64,18 +67,6 @@ class MovementMixin:
         if prod(new) != self.size:
             raise ValueError(f"cannot reshape array of size {self.size} into shape {tuple(new)}")
         return self._new(self.uop.reshape(tuple(new)))
-
-    def view(self: Tensor, *shape: Any) -> Tensor:
-        return self.reshape(*shape)
-
-    def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-        if self.ndim == 0:
-            return self.reshape(1)
-        s, e = normalize_axis(start_dim, self.ndim), normalize_axis(end_dim, self.ndim)
-        return self.reshape(*self.shape[:s], prod(self.shape[s : e + 1]), *self.shape[e + 1 :])
-
-    def ravel(self: Tensor) -> Tensor:
-        return self.reshape(-1)
 
     def permute(self: Tensor, *order: Any) -> Tensor:
         axes = tuple(normalize_axis(operator.index(a), self.ndim) for a in _shape_arg(order))
@@ -136,6 +127,10 @@ class MovementMixin:
         return self._new(self.uop.reshape((1,) * lead + self.shape).expand(shape))
 
     def squeeze(self: Tensor, axis: Any = None) -> Tensor:
+        """A view without the size-1 dims in `axis` (all of them when None); a 0-d tensor takes axis 0 or -1 (NumPy,
+        PyTorch). ValueError for a dim whose size is not 1; AxisError for one out of range."""
+        if self.ndim == 0 and isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and axis in (0, -1):
+            return self.reshape(())
         if axis is None:
             return self.reshape(tuple(s for s in self.shape if s != 1))
         axes = {normalize_axis(a, self.ndim) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))}
@@ -279,8 +274,20 @@ class MovementMixin:
         n = self.shape[normalize_axis(dim, self.ndim)]
         return self.split(max(1, -(-n // chunks)), dim)
 
-    def repeat(self: Tensor, *repeats: Any) -> Tensor:
-        """Tile the tensor (PyTorch's `repeat`, NumPy's `tile`)."""
+    def repeat(self: Tensor, *repeats: Any, axis: Any = _NO_AXIS) -> Tensor:
+        """Two libraries' `repeat`, told apart by NumPy's `axis` keyword.
+
+        Without `axis` (PyTorch's `Tensor.repeat(*sizes)`, NumPy's `np.tile`): tile the tensor, `t.repeat(2, 3)` of
+        shape (a, b) has shape (2a, 3b) (leading dims are added when more sizes than dims are given; ValueError for
+        fewer). NumPy code calling `a.repeat(2)` without `axis=` gets this meaning, not NumPy's.
+        With `axis=` (NumPy's `ndarray.repeat(repeats, axis)`, `np.repeat`): repeat each element `repeats` times (an
+        int or one count per element) along `axis`, or of the flattened tensor when `axis=None`:
+        `t.repeat(2, axis=None)` of [1, 2] is [1, 1, 2, 2].
+        """
+        if axis is not _NO_AXIS:
+            if len(repeats) != 1:
+                raise TypeError("repeat(repeats, axis=...) takes one repeats argument (NumPy's ndarray.repeat)")
+            return np.repeat(self, repeats[0], axis=axis)
         reps = tuple(int(r) for r in _shape_arg(repeats))
         if len(reps) < self.ndim:
             raise ValueError("number of repeat dims can not be smaller than number of tensor dims")

@@ -1,13 +1,15 @@
-"""The `numpy.ndarray` methods NumPy code calls on arrays (mixed into Tensor): `swapaxes`, `cumprod`, `take`,
-`diagonal`, `trace`, `conj`, `real`/`imag`, `nonzero`, `sort`/`argsort`, `partition`/`argpartition`,
-`searchsorted`, `compress`, `choose`, `fill`, `put`, `tobytes`, `tofile`, `dump`/`dumps`.
+"""The `numpy.ndarray` methods NumPy code calls on arrays (mixed into Tensor): `swapaxes`, `cumsum`/`cumprod`,
+`take`, `diagonal`, `trace`, `conj`, `real`/`imag`, `nonzero`, `sort`/`argsort`, `partition`/`argpartition`,
+`searchsorted`, `compress`, `choose`, `fill`, `put`, `flatten`, `view`, `strides`, `flags`, `tobytes`, `tofile`,
+`dump`/`dumps`.
 
 Each one calls the NumPy function of the same name on the tensor, so it stays lazy where that function has a lazy
 implementation and otherwise runs NumPy on the realised values (see `numpy_api.numpy_fallback`). Methods that
 NumPy defines in place (`sort`, `partition`, `fill`, `put`) write the tensor in place, as `t[...] = ...` does.
-Where PyTorch/tinygrad give the same method another meaning, PyTorch's keywords select PyTorch's behaviour:
+Where PyTorch/tinygrad give the same method another meaning, PyTorch's arguments select PyTorch's behaviour:
 `sort(dim=..., descending=..., stable=...)` returns `(values, indices)`, `nonzero(as_tuple=False)` returns an
-(N, ndim) int64 tensor; `dim`/`dim1`/`dim2` are accepted as aliases of NumPy's `axis`/`axis1`/`axis2`.
+(N, ndim) int64 tensor, `flatten(start_dim, end_dim)` and `view(*shape)` are views, `cumsum(dim=...)` of a 0-d
+tensor is 0-d; `dim`/`dim1`/`dim2` are accepted as aliases of NumPy's `axis`/`axis1`/`axis2`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lazyarr.helpers import normalize_axis
+from lazyarr import dtypes
+from lazyarr.dtypes import DType
+from lazyarr.frontend.inplace import mark_readonly
+from lazyarr.frontend.layout import Flags, byte_strides, order_axes
+from lazyarr.helpers import normalize_axis, prod
 
 if TYPE_CHECKING:
     from lazyarr.frontend.tensor import Tensor
@@ -43,6 +49,20 @@ def _stable_order(values: np.ndarray, axis: int, descending: bool) -> np.ndarray
     return (n - 1) - np.flip(np.argsort(np.flip(values, axis), axis=axis, kind="stable"), axis)
 
 
+def _cumulative(fn: Any, t: Tensor, axis: Any, dtype: Any, out: Any, dim: Any) -> Tensor:
+    """np.cumsum / np.cumprod of `t`, 0-d for a 0-d `t` when PyTorch's `dim` is given."""
+    r = fn(t, axis=_alias(axis, dim, "axis", "dim", None), dtype=dtype, out=out)
+    return r.reshape(()) if dim is not _UNSET and t.ndim == 0 and out is None else r
+
+
+def _dtype_arg(x: Any) -> DType | None:
+    """`x` as a dtype when it names one (a DType, NumPy dtype or scalar type, a string, float/int/bool), None when
+    it is a shape (ints, a tuple or list)."""
+    if isinstance(x, (tuple, list)) or (hasattr(type(x), "__index__") and not isinstance(x, type)):
+        return None
+    return dtypes.to_dtype(x)
+
+
 class NdarrayMethodsMixin:
     """NumPy `ndarray` methods on Tensor; see the module docstring for the PyTorch keyword rules."""
 
@@ -53,9 +73,15 @@ class NdarrayMethodsMixin:
         an axis is out of range."""
         return np.swapaxes(self, axis1, axis2)
 
+    def cumsum(self: Tensor, axis: Any = _UNSET, dtype: Any = None, out: Any = None, *, dim: Any = _UNSET) -> Tensor:
+        """`np.cumsum`: running sum along `axis`, of the flattened tensor when None (a 0-d tensor as 1-D), computed
+        in `dtype` when given, else in NumPy's (small ints and bool in (u)int64), into `out` when given. PyTorch's
+        `dim` (torch.cumsum): a 0-d tensor stays 0-d."""
+        return _cumulative(np.cumsum, self, axis, dtype, out, dim)
+
     def cumprod(self: Tensor, axis: Any = _UNSET, dtype: Any = None, out: Any = None, *, dim: Any = _UNSET) -> Tensor:
-        """`np.cumprod`: running product along `axis` (flattened when None); `dim` is PyTorch's spelling."""
-        return np.cumprod(self, axis=_alias(axis, dim, "axis", "dim", None), dtype=dtype, out=out)
+        """`np.cumprod`: running product, with `cumsum`'s arguments."""
+        return _cumulative(np.cumprod, self, axis, dtype, out, dim)
 
     def take(self: Tensor, indices: Any, axis: int | None = None, out: Any = None, mode: str = "raise") -> Tensor:
         """`np.take`: elements at integer `indices` along `axis` (of the flattened tensor when None, as
@@ -164,6 +190,83 @@ class NdarrayMethodsMixin:
     def put(self: Tensor, indices: Any, values: Any, mode: str = "raise") -> None:
         """`np.put`: in place, set the flattened elements at `indices` to `values` (repeated as needed)."""
         np.put(self, indices, values, mode=mode)
+
+    def flatten(self: Tensor, start_dim: Any = None, end_dim: Any = None, *, order: Any = "C") -> Tensor:
+        """Two libraries' `flatten`, told apart by their arguments.
+
+        NumPy's `ndarray.flatten(order='C')` (no arguments, or an order: 'C', 'F', 'A' or 'K' in any case, None for
+        'C', positional or `order=`): a new 1-D array with its own storage (writes to either do not reach the
+        other), read in that index order ('A' and 'K' from the layout `strides` reports). TypeError for an order
+        that is not a str, ValueError for another string.
+        PyTorch's `flatten(start_dim=0, end_dim=-1)` (a dim given): dims start_dim..end_dim merged into one, a view
+        where a reshape is one (torch's flatten may return the original, a view or a copy). AxisError for a dim out
+        of range.
+        """
+        if isinstance(start_dim, str) or (start_dim is None and end_dim is None):
+            axes = order_axes(self, start_dim if isinstance(start_dim, str) else order)
+            return self.permute(axes).reshape(-1).clone()
+        start_dim, end_dim = 0 if start_dim is None else start_dim, -1 if end_dim is None else end_dim
+        if self.ndim == 0:
+            return self.reshape(1)
+        s, e = normalize_axis(start_dim, self.ndim), normalize_axis(end_dim, self.ndim)
+        return self.reshape(*self.shape[:s], prod(self.shape[s : e + 1]), *self.shape[e + 1 :])
+
+    def ravel(self: Tensor, order: Any = "C") -> Tensor:
+        """`ndarray.ravel`: the values as 1-D in the index `order` of `flatten`, a view where one is possible."""
+        return self.permute(order_axes(self, order)).reshape(-1)
+
+    def view(self: Tensor, *shape: Any, dtype: Any = None, type: Any = None) -> Tensor:  # noqa: A002 (NumPy's)
+        """Two libraries' `view`: of a shape, of a dtype, or of nothing.
+
+        `view()` (NumPy): a new view of the same array (writes to either reach the other).
+        `view(*shape)` (PyTorch's, as `reshape`): the values in a new shape, a view where a reshape is one.
+        `view(dtype)` (NumPy's and PyTorch's): the same bytes read as `dtype`, of the same itemsize: 4 or 8 bytes
+        (float32/int32/uint32, float64/int64/uint64), 2 (int16/uint16) or 1 (int8/uint8, bool read as 0/1). It is
+        read-only (ValueError on a write), as lazyarr cannot make it write into this tensor's storage; it holds the
+        bits at the time they are computed.
+
+        Raises:
+            ValueError: a dtype of another itemsize (lazyarr keeps the shape; NumPy would change the last dim).
+            TypeError: float16/bfloat16 bit views, `type=` (lazyarr has no ndarray subclasses), shape and dtype
+                together.
+        """
+        if type is not None:
+            raise TypeError("view(type=...): lazyarr Tensors have no ndarray subclasses")
+        if dtype is None and len(shape) == 1 and (dt := _dtype_arg(shape[0])) is not None:
+            dtype, shape = dt, ()
+        if dtype is not None:
+            if shape:
+                raise TypeError("view() takes a shape or a dtype, not both")
+            return self._bit_view(dtypes.to_dtype(dtype))
+        return self.reshape(*shape) if shape else self.reshape(self.shape)
+
+    def _bit_view(self: Tensor, dt: DType) -> Tensor:
+        """This tensor's bits read as `dt` (see `view`)."""
+        src = self.dtype
+        if dt is src:
+            return self.reshape(self.shape)
+        if dt.itemsize != src.itemsize:
+            raise ValueError(f"view({dt.name}) of a {src.name} tensor: lazyarr reads the bytes as a dtype of the same "
+                             f"itemsize only ({src.itemsize} bytes, {dt.name} has {dt.itemsize})")
+        if dt.itemsize == 2 and (dt.is_float or src.is_float):
+            raise TypeError(f"view({dt.name}) of a {src.name} tensor: lazyarr has no float16/bfloat16 bit views")
+        out = self.cast(dt) if dt.is_bool or src.is_bool else self._new(self.uop.bitcast(dt))
+        mark_readonly(out, f"view({dt.name}) is a reinterpreted copy; a write would not reach the {src.name} tensor")
+        return out
+
+    @property
+    def strides(self: Tensor) -> tuple[int, ...]:
+        """`ndarray.strides`: the bytes to step along each dim. A tensor that is a strided view of its storage
+        reports that layout (as `np.asarray(t, copy=False)` shows it); any other (a lazy value) C order's, the
+        layout `np.asarray(t)` gives it (see `lazyarr.frontend.layout`). Computes nothing."""
+        return byte_strides(self)
+
+    @property
+    def flags(self: Tensor) -> Flags:
+        """`ndarray.flags`, read-only: `flags.c_contiguous`, `flags['C_CONTIGUOUS']`, `f_contiguous`, `writeable`
+        (False for a broadcast view or a read-only array such as a diagonal), `owndata` (False for a view of
+        another tensor's array), ... (see `lazyarr.frontend.layout.Flags`). Computes nothing."""
+        return Flags(self)
 
     def tobytes(self: Tensor, order: str = "C") -> bytes:
         """`ndarray.tobytes`: the raw bytes of the realised values (C or Fortran order)."""

@@ -6,6 +6,7 @@ Manipulation lives in `np_shape.py`, products and norms in `np_linalg.py`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -13,10 +14,11 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.frontend.elementwise import broadcast_shape
+from lazyarr.frontend.elementwise import broadcast_shape, clip_bounds
 from lazyarr.frontend.np_ufuncs import (
     _NoValue,
     accumulate,
+    accumulate_axis,
     as_tensor,
     const_like,
     describe,
@@ -128,11 +130,12 @@ def _calc_dtype(res_dt: DType) -> DType:
 @implements(np.mean)
 def _mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, *,
           where: Any = True) -> Any:
-    """Arithmetic mean with NumPy's dtypes: integers give float64, float16 accumulates in float32."""
+    """Arithmetic mean with NumPy's dtypes: integers give float64, float16 accumulates in float32. AxisError for an
+    int axis of a 0-d array, as NumPy's (np.nanmean takes axis 0 or -1 there)."""
     x = as_tensor(a)
     res_dt = probe(np.mean, x.dtype, dtype=dtype)
     calc = _calc_dtype(res_dt)
-    axes = reduce_axes(axis, x.ndim)
+    axes = reduce_axes(axis, x.ndim, of_0d=False)
     where = _wh(where)
     total = reduce(np.add, x.cast(calc), axes, calc, None, True, _NoValue, where)
     r = (total / _count(x, axes, where, calc)).cast(res_dt)
@@ -140,7 +143,11 @@ def _mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims
 
 
 def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any, mean: Any, correction: Any,
-            name: str) -> tuple[Tensor, tuple[int, ...], DType]:
+            nan_without_dof: bool = False) -> tuple[Tensor, tuple[int, ...], DType]:
+    """The variance (keepdims), its reduced axes and result dtype. Where the degrees of freedom (count - ddof) are
+    not positive: the sum of squares over 0 (inf, or NaN for a zero sum) as np.var gives, or NaN with
+    `nan_without_dof` as np.nanvar of floats gives (without NumPy's RuntimeWarning: the count may not be known yet).
+    An int axis of a 0-d array is an AxisError, as np.var's, but not with `nan_without_dof` (np.nanvar of floats)."""
     if correction is not _NoValue:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
@@ -148,28 +155,30 @@ def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any,
     x = as_tensor(a)
     res_dt = probe(np.var, x.dtype, dtype=dtype)
     calc = _calc_dtype(res_dt)
-    axes = reduce_axes(axis, x.ndim)
+    axes = reduce_axes(axis, x.ndim, of_0d=nan_without_dof)
     where = _wh(where)
     xc = x.cast(calc)
     m = as_tensor(mean, x).cast(calc) if mean is not _NoValue else _mean(xc, axes, calc, keepdims=True, where=where)
     d = xc - m
     sq = reduce(np.add, d * d, axes, calc, None, True, _NoValue, where)
-    n = _count(x, axes, where, calc)
-    r = sq / (max(n - ddof, 0) if isinstance(n, int) else (n - ddof).maximum(0))
+    dof = _count(x, axes, where, calc) - ddof
+    r = sq / (max(dof, 0) if isinstance(dof, int) else dof.maximum(0))
+    if nan_without_dof:
+        r = (r * math.nan if dof <= 0 else r) if isinstance(dof, int) else (dof <= 0).where(math.nan, r)
     return r, axes, res_dt
 
 
 @implements(np.var)
 def _var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
          where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
-    r, axes, res_dt = _moment(a, axis, dtype, ddof, keepdims, where, mean, correction, "var")
+    r, axes, res_dt = _moment(a, axis, dtype, ddof, keepdims, where, mean, correction)
     return finish(_squeeze_axes(r.cast(res_dt), axes, _kd(keepdims)), out, "var")
 
 
 @implements(np.std)
 def _std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
          where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
-    r, axes, res_dt = _moment(a, axis, dtype, ddof, keepdims, where, mean, correction, "std")
+    r, axes, res_dt = _moment(a, axis, dtype, ddof, keepdims, where, mean, correction)
     return finish(_squeeze_axes(r.sqrt().cast(res_dt), axes, _kd(keepdims)), out, "std")
 
 
@@ -190,9 +199,11 @@ def _ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False) -> An
 
 
 def _cumulative(func: Callable[..., Any], ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
+    """np.cumsum / np.cumprod: a running sum or product along `axis`, of the flattened array when None; a 0-d array
+    is taken as 1-D, as NumPy takes it (np.cumsum(0-d, axis=0) has shape (1,))."""
     x = as_tensor(a)
-    if axis is None:
-        x, axis = x.reshape(-1), 0
+    if axis is None or x.ndim == 0:
+        x, axis = x.reshape(-1), 0 if axis is None else axis
     res_dt = probe(func, x.dtype, dtype=dtype)
     ax = normalize_axis(axis, x.ndim)
     if x.shape[ax] == 0:
@@ -214,14 +225,17 @@ def _cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> An
 
 def _cumulative_std(func: Callable[..., Any], ufunc: np.ufunc, x: Any, axis: Any, dtype: Any, out: Any,
                     include_initial: bool) -> Any:
+    """np.cumulative_sum / np.cumulative_prod: a 0-d array is taken as 1-D, the axis as `ufunc.accumulate` takes it
+    (an int or a 1-tuple); None only for a 1-D array (ValueError otherwise)."""
     t = as_tensor(x)
+    t = t.reshape(1) if t.ndim == 0 else t
     if axis is None:
         if t.ndim > 1:
             raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
         axis = 0
-    r = _cumulative(func, ufunc, t, axis, dtype, None)
+    ax = accumulate_axis(axis, t.ndim)
+    r = _cumulative(func, ufunc, t, ax, dtype, None)
     if include_initial:
-        ax = normalize_axis(axis, t.ndim)
         first = const_like(r.shrink([(0, 1) if i == ax else (0, s) for i, s in enumerate(r.shape)]),
                            0 if ufunc is np.add else 1)
         r = first.cat(r, dim=ax)
@@ -291,21 +305,28 @@ def _valid(x: Tensor, where: Any) -> Any:
 def _nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, *,
              where: Any = True) -> Any:
     x = as_tensor(a)
-    return _mean(x, axis, dtype, out, keepdims, where=_valid(x, where))
+    axes = reduce_axes(axis, x.ndim) if x.dtype.is_float else axis  # NumPy's nanmean of integers is np.mean
+    return _mean(x, axes, dtype, out, keepdims, where=_valid(x, where))
 
 
 @implements(np.nanvar)
 def _nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
             where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
+    """np.var over the non-NaN elements; NaN where they are no more than `ddof` (np.var gives inf there; NumPy's
+    nanvar of an integer array is its np.var)."""
     x = as_tensor(a)
-    return _var(x, axis, dtype, out, ddof, keepdims, where=_valid(x, where), mean=mean, correction=correction)
+    r, axes, res_dt = _moment(x, axis, dtype, ddof, keepdims, _valid(x, where), mean, correction, x.dtype.is_float)
+    return finish(_squeeze_axes(r.cast(res_dt), axes, _kd(keepdims)), out, "nanvar")
 
 
 @implements(np.nanstd)
 def _nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0, keepdims: Any = False, *,
             where: Any = True, mean: Any = _NoValue, correction: Any = _NoValue) -> Any:
+    """np.std over the non-NaN elements; NaN where they are no more than `ddof` (np.std gives inf there; NumPy's
+    nanstd of an integer array is its np.std)."""
     x = as_tensor(a)
-    return _std(x, axis, dtype, out, ddof, keepdims, where=_valid(x, where), mean=mean, correction=correction)
+    r, axes, res_dt = _moment(x, axis, dtype, ddof, keepdims, _valid(x, where), mean, correction, x.dtype.is_float)
+    return finish(_squeeze_axes(r.sqrt().cast(res_dt), axes, _kd(keepdims)), out, "nanstd")
 
 
 @implements(np.nancumsum)
@@ -320,8 +341,16 @@ def _nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) ->
 
 @implements(np.average)
 def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *, keepdims: Any = False) -> Any:
-    """NumPy's weighted average (integers give float64); ZeroDivisionError is not raised for zero weights (NaN)."""
+    """NumPy's weighted average (integers give float64).
+
+    Raises:
+        ZeroDivisionError: weights that sum to zero along `axis` (NumPy's check: it reads the weights' sums, so
+            Tensor weights are computed then; host weights are summed by NumPy).
+        TypeError, ValueError: weights whose shape fits neither `a` nor `a`'s `axis` (NumPy's).
+        AxisError: an axis out of range, any int axis of a 0-d array included (NumPy's).
+    """
     x = as_tensor(a)
+    reduce_axes(axis, x.ndim, of_0d=False)
     if weights is None:
         avg = _mean(x, axis, keepdims=keepdims)
         scl = const_like(avg, prod(x.shape) // max(1, prod(avg.shape)), avg.dtype)
@@ -336,10 +365,21 @@ def _average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fal
             ax = normalize_axis(axis, x.ndim)
             w = w.reshape(tuple(s if i == ax else 1 for i, s in enumerate(x.shape)))
         scl = _sum(w.cast(dt), axis, keepdims=keepdims)
+        if _sum_has_zero(weights, w, scl, axis, dt):
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         avg = _sum((x.cast(dt) * w.cast(dt)), axis, keepdims=keepdims) / scl
     if returned:
         return avg, scl.broadcast_to(avg.shape)
     return avg
+
+
+def _sum_has_zero(weights: Any, w: Tensor, scl: Tensor, axis: Any, dt: DType) -> bool:
+    """Whether a sum of the weights is zero: summed by NumPy from host `weights` (`w`, their tensor, reshaped for
+    `axis`, is not computed), else read from `scl`, the sums of Tensor weights."""
+    if is_tensor(weights):
+        return bool((scl == 0).any())
+    host = np.asarray(weights, dtype=dt.np_name).reshape(w.shape)
+    return bool(np.any(np.sum(host, axis=axis) == 0))
 
 
 # ---- selection and elementwise helpers ----
@@ -363,7 +403,9 @@ def _where(condition: Any, *xy: Any) -> Any:
 @implements(np.clip)
 def _clip(a: Any, a_min: Any = _NoValue, a_max: Any = _NoValue, out: Any = None, *, min: Any = _NoValue,
           max: Any = _NoValue, **kwargs: Any) -> Any:
-    """minimum(maximum(a, min), max) with NumPy's dtype rules (NaN propagates, like np.clip)."""
+    """minimum(maximum(a, min), max) with NumPy's dtype rules (NaN propagates, like np.clip). As NumPy's, a Python
+    int bound beyond an integer dtype on its own side (min below it, max above it) is dropped; one beyond it on the
+    other side is cast, and raises OverflowError."""
     if min is not _NoValue:
         if a_min is not _NoValue:
             raise ValueError("Passed more than one argument for the minimum; use either a_min or min")
@@ -372,9 +414,8 @@ def _clip(a: Any, a_min: Any = _NoValue, a_max: Any = _NoValue, out: Any = None,
         if a_max is not _NoValue:
             raise ValueError("Passed more than one argument for the maximum; use either a_max or max")
         a_max = max
-    lo = None if a_min is _NoValue else a_min
-    hi = None if a_max is _NoValue else a_max
     x = as_tensor(a)
+    lo, hi = clip_bounds(x.dtype, None if a_min is _NoValue else a_min, None if a_max is _NoValue else a_max)
     if lo is None and hi is None:
         return finish(x, out, "clip")
     if lo is not None:
@@ -406,15 +447,21 @@ def _fix(x: Any, out: Any = None) -> Any:
     return call(np.trunc, as_tensor(x), out=out)
 
 
-@implements(np.nan_to_num)
+@implements(np.nan_to_num, returns_view=True)
 def _nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
+    """NaN and infinities of a float array replaced by finite values: a new array, or with `copy=False` written into
+    `x` in place and `x` returned (NumPy's)."""
     t = as_tensor(x)
     if not t.dtype.is_float:
-        return t
+        return t.clone() if copy else t
     info = np.finfo(t.dtype.np_name)
     hi = float(info.max) if posinf is None else posinf
     lo = float(info.min) if neginf is None else neginf
-    return t.isnan().where(nan, (t == float("inf")).where(hi, (t == float("-inf")).where(lo, t)))
+    r = t.isnan().where(nan, (t == float("inf")).where(hi, (t == float("-inf")).where(lo, t)))
+    if copy:
+        return r
+    t[...] = r
+    return t
 
 
 @implements(np.select)
@@ -607,7 +654,7 @@ def _isreal(x: Any) -> Any:
     return const_like(as_tensor(x), True, dtypes.bool_)
 
 
-@implements(np.real)
+@implements(np.real, returns_view=True)
 def _real(val: Any) -> Any:
     return as_tensor(val)
 
@@ -643,7 +690,7 @@ def _copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -
 
 if hasattr(np, "astype"):  # NumPy >= 2.1
 
-    @implements(np.astype)
+    @implements(np.astype, returns_view=True)
     def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
         t = as_tensor(x)
         dt = dtypes.to_dtype(dtype)

@@ -261,7 +261,7 @@ def _norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> 
             return r if keepdims else r.reshape(())
         axes = tuple(range(t.ndim))
     else:
-        axes = reduce_axes(axis, t.ndim)
+        axes = reduce_axes(axis, t.ndim, of_0d=False)
     if len(axes) == 1:
         return _vector_norm(t, ord, axes, keepdims)
     if len(axes) == 2:
@@ -281,7 +281,7 @@ def _vector_norm_api(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord
     if axis is None:
         r = _vector_norm(t.reshape(-1), ord, (0,), False)
         return r.reshape((1,) * t.ndim) if keepdims else r
-    return _vector_norm(t, ord, reduce_axes(axis, t.ndim), keepdims)
+    return _vector_norm(t, ord, reduce_axes(axis, t.ndim, of_0d=False), keepdims)
 
 
 @implements(np.linalg.matrix_norm)
@@ -325,6 +325,6 @@ def _linalg_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return np.vecdot(x1, x2, axis=axis)
 
 
-@implements(np.linalg.matrix_transpose)
+@implements(np.linalg.matrix_transpose, returns_view=True)
 def _linalg_matrix_transpose(x: Any, /) -> Any:
     return np.matrix_transpose(x)

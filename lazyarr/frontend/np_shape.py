@@ -12,6 +12,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.frontend.elementwise import broadcast_shape
+from lazyarr.frontend.inplace import mark_readonly
 from lazyarr.frontend.np_functions import call, finish, result_dtype
 from lazyarr.frontend.np_ufuncs import _NoValue, as_tensor, const_like, iota, operator_index
 from lazyarr.frontend.numpy_api import implements, is_tensor, numpy_fallback
@@ -51,7 +52,7 @@ def _reverse_axes(x: Tensor) -> Tensor:
     return x.permute(tuple(range(x.ndim))[::-1])
 
 
-@implements(np.reshape)
+@implements(np.reshape, returns_view=True)
 def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = None, copy: Any = None) -> Any:
     """Reshape in C or Fortran ('F') index order; `copy=True` gives a copy."""
     x = as_tensor(a)
@@ -68,13 +69,13 @@ def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = 
     return out.clone() if copy else out
 
 
-@implements(np.ravel)
+@implements(np.ravel, returns_view=True)
 def _ravel(a: Any, order: str = "C") -> Any:
-    x = as_tensor(a)
-    return _reverse_axes(x).reshape(-1) if order == "F" else x.reshape(-1)
+    """The values as 1-D in index `order` ('C', 'F', 'A', 'K' as `Tensor.flatten` reads them), a view if possible."""
+    return as_tensor(a).ravel(order)
 
 
-@implements(np.transpose)
+@implements(np.transpose, returns_view=True)
 def _transpose(a: Any, axes: Any = None) -> Any:
     x = as_tensor(a)
     if axes is None:
@@ -95,7 +96,7 @@ def _normalize_axes(axes: Any, ndim: int, name: str) -> list[int]:
     return out
 
 
-@implements(np.moveaxis)
+@implements(np.moveaxis, returns_view=True)
 def _moveaxis(a: Any, source: Any, destination: Any) -> Any:
     x = as_tensor(a)
     src = _normalize_axes(source, x.ndim, "source")
@@ -108,7 +109,7 @@ def _moveaxis(a: Any, source: Any, destination: Any) -> Any:
     return x.permute(order)
 
 
-@implements(np.swapaxes)
+@implements(np.swapaxes, returns_view=True)
 def _swapaxes(a: Any, axis1: Any, axis2: Any) -> Any:
     x = as_tensor(a)
     i, j = normalize_axis(operator_index(axis1), x.ndim), normalize_axis(operator_index(axis2), x.ndim)
@@ -119,11 +120,11 @@ def _swapaxes(a: Any, axis1: Any, axis2: Any) -> Any:
 
 if hasattr(np, "permute_dims"):
 
-    @implements(np.permute_dims)
+    @implements(np.permute_dims, returns_view=True)
     def _permute_dims(a: Any, /, axes: Any = None) -> Any:
         return _transpose(a, axes)
 
-    @implements(np.matrix_transpose)
+    @implements(np.matrix_transpose, returns_view=True)
     def _matrix_transpose(x: Any, /) -> Any:
         t = as_tensor(x)
         if t.ndim < 2:
@@ -131,7 +132,7 @@ if hasattr(np, "permute_dims"):
         return t.transpose(-2, -1)
 
 
-@implements(np.expand_dims)
+@implements(np.expand_dims, returns_view=True)
 def _expand_dims(a: Any, axis: Any) -> Any:
     x = as_tensor(a)
     n = x.ndim + len(_axes_tuple(axis))
@@ -140,12 +141,15 @@ def _expand_dims(a: Any, axis: Any) -> Any:
     return x.reshape(tuple(1 if i in axes else next(it) for i in range(n)))
 
 
-@implements(np.squeeze)
+@implements(np.squeeze, returns_view=True)
 def _squeeze(a: Any, axis: Any = None) -> Any:
-    return as_tensor(a).squeeze(None if axis is None else tuple(_axes_tuple(axis)))
+    x = as_tensor(a)
+    if x.ndim == 0 and not isinstance(axis, (tuple, list)) and axis is not None:
+        return x.squeeze(operator_index(axis))  # an int axis 0 or -1 of a 0-d array, as NumPy takes it
+    return x.squeeze(None if axis is None else tuple(_axes_tuple(axis)))
 
 
-@implements(np.broadcast_to)
+@implements(np.broadcast_to, returns_view=True)
 def _broadcast_to(array: Any, shape: Any, subok: bool = False) -> Any:
     x = as_tensor(array)
     dims = tuple(operator_index(s) for s in _axes_tuple(shape))
@@ -160,20 +164,20 @@ def _broadcast_to(array: Any, shape: Any, subok: bool = False) -> Any:
     return x.broadcast_to(dims)
 
 
-@implements(np.broadcast_arrays)
+@implements(np.broadcast_arrays, returns_view=True)
 def _broadcast_arrays(*args: Any, subok: bool = False) -> Any:
     ts = [as_tensor(a) for a in args]
     shape = broadcast_shape(*[t.shape for t in ts])
     return tuple(t.broadcast_to(shape) for t in ts)
 
 
-@implements(np.atleast_1d)
+@implements(np.atleast_1d, returns_view=True)
 def _atleast_1d(*arys: Any) -> Any:
     res = [t.reshape(1) if t.ndim == 0 else t for t in map(as_tensor, arys)]
     return res[0] if len(res) == 1 else tuple(res)
 
 
-@implements(np.atleast_2d)
+@implements(np.atleast_2d, returns_view=True)
 def _atleast_2d(*arys: Any) -> Any:
     res = [t.reshape(1, 1) if t.ndim == 0 else t.reshape(1, -1) if t.ndim == 1 else t for t in map(as_tensor, arys)]
     return res[0] if len(res) == 1 else tuple(res)
@@ -187,7 +191,7 @@ def _to_3d(t: Tensor) -> Tensor:
     return t.unsqueeze(-1) if t.ndim == 2 else t
 
 
-@implements(np.atleast_3d)
+@implements(np.atleast_3d, returns_view=True)
 def _atleast_3d(*arys: Any) -> Any:
     res = [_to_3d(as_tensor(a)) for a in arys]
     return res[0] if len(res) == 1 else tuple(res)
@@ -285,7 +289,7 @@ def _append(arr: Any, values: Any, axis: Any = None) -> Any:
 
 if hasattr(np, "unstack"):
 
-    @implements(np.unstack)
+    @implements(np.unstack, returns_view=True)
     def _unstack(x: Any, /, *, axis: int = 0) -> Any:
         t = as_tensor(x)
         if t.ndim == 0:
@@ -306,7 +310,7 @@ def _split_at(x: Tensor, bounds: list[int], ax: int) -> list[Tensor]:
     return out
 
 
-@implements(np.array_split)
+@implements(np.array_split, returns_view=True)
 def _array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> Any:
     x = as_tensor(ary)
     ax = normalize_axis(operator_index(axis), x.ndim)
@@ -323,7 +327,7 @@ def _array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> Any:
     return _split_at(x, list(np.cumsum(sizes)), ax)
 
 
-@implements(np.split)
+@implements(np.split, returns_view=True)
 def _split(ary: Any, indices_or_sections: Any, axis: int = 0) -> Any:
     x = as_tensor(ary)
     if not isinstance(indices_or_sections, (list, tuple, np.ndarray)) and not is_tensor(indices_or_sections):
@@ -333,7 +337,7 @@ def _split(ary: Any, indices_or_sections: Any, axis: int = 0) -> Any:
     return _array_split(x, indices_or_sections, axis)
 
 
-@implements(np.hsplit)
+@implements(np.hsplit, returns_view=True)
 def _hsplit(ary: Any, indices_or_sections: Any) -> Any:
     x = as_tensor(ary)
     if x.ndim == 0:
@@ -341,7 +345,7 @@ def _hsplit(ary: Any, indices_or_sections: Any) -> Any:
     return _split(x, indices_or_sections, 1 if x.ndim > 1 else 0)
 
 
-@implements(np.vsplit)
+@implements(np.vsplit, returns_view=True)
 def _vsplit(ary: Any, indices_or_sections: Any) -> Any:
     x = as_tensor(ary)
     if x.ndim < 2:
@@ -389,13 +393,13 @@ def _repeat(a: Any, repeats: Any, axis: Any = None) -> Any:
     return x[tuple(sel)] if index.size else _axis_slice(x, ax, 0, 0)
 
 
-@implements(np.flip)
+@implements(np.flip, returns_view=True)
 def _flip(m: Any, axis: Any = None) -> Any:
     x = as_tensor(m)
     return x.flip(None if axis is None else _normalize_axes(axis, x.ndim, "axis"))
 
 
-@implements(np.fliplr)
+@implements(np.fliplr, returns_view=True)
 def _fliplr(m: Any) -> Any:
     x = as_tensor(m)
     if x.ndim < 2:
@@ -403,7 +407,7 @@ def _fliplr(m: Any) -> Any:
     return x.flip(1)
 
 
-@implements(np.flipud)
+@implements(np.flipud, returns_view=True)
 def _flipud(m: Any) -> Any:
     x = as_tensor(m)
     if x.ndim < 1:
@@ -411,7 +415,7 @@ def _flipud(m: Any) -> Any:
     return x.flip(0)
 
 
-@implements(np.rot90)
+@implements(np.rot90, returns_view=True)
 def _rot90(m: Any, k: int = 1, axes: Any = (0, 1)) -> Any:
     x = as_tensor(m)
     axes = tuple(axes)
@@ -453,7 +457,7 @@ def _roll(a: Any, shift: Any, axis: Any = None) -> Any:
     return x
 
 
-@implements(np.diff)
+@implements(np.diff, returns_view=True)  # n=0 returns the array itself, as NumPy
 def _diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = _NoValue, append: Any = _NoValue) -> Any:
     """n-th discrete difference along `axis` (not_equal for bool), with optional prepend/append values."""
     n = operator_index(n)
@@ -479,7 +483,8 @@ def _diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = _NoValue, append: A
     op = np.not_equal if x.dtype.is_bool else np.subtract
     for _ in range(n):
         m = x.shape[ax]
-        x = call(op, _axis_slice(x, ax, 1, max(m, 1)), _axis_slice(x, ax, 0, max(m - 1, 0)))
+        # an axis already empty (n past its length) stays empty, as NumPy's
+        x = call(op, _axis_slice(x, ax, min(1, m), m), _axis_slice(x, ax, 0, max(m - 1, 0)))
     return x
 
 
@@ -509,7 +514,10 @@ def _triu(m: Any, k: int = 0) -> Any:
 
 
 def diagonal(x: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
-    """x's diagonal over (axis1, axis2) moved to the last axis, as a masked sum over a square slice (lazy)."""
+    """x's diagonal over (axis1, axis2) moved to the last axis, as a masked sum over a square slice (lazy).
+
+    Read-only, as NumPy's (its diagonal is a read-only view): a write to it or to a view of it raises ValueError
+    (it would not reach `x`, which a PyTorch-style writable view would change)."""
     if x.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
     a1, a2 = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
@@ -524,7 +532,9 @@ def diagonal(x: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tens
     sq = y.shrink([(0, s) for s in y.shape[:-2]] + [(r0, r0 + length), (c0, c0 + length)])
     eye = iota(length, x).reshape(length, 1) == iota(length, x).reshape(1, length)
     picked = eye.where(sq, const_like(sq, 0))
-    return picked._new(picked.uop.reduce(Ops.ADD, (picked.ndim - 1,))).squeeze(-1)
+    out = picked._new(picked.uop.reduce(Ops.ADD, (picked.ndim - 1,))).squeeze(-1)
+    mark_readonly(out, "NumPy's diagonal is a read-only view; write into a copy (np.diagonal(a).copy())")
+    return out
 
 
 @implements(np.diagonal)
@@ -553,7 +563,7 @@ def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any =
     return np.sum(d, axis=-1, dtype=dtype, out=out)
 
 
-@implements(np.meshgrid)
+@implements(np.meshgrid, returns_view=True)
 def _meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> Any:
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
@@ -565,7 +575,7 @@ def _meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str =
         out[1] = out[1].reshape((-1, 1) + (1,) * (ndim - 2))
     if not sparse:
         out = list(_broadcast_arrays(*out))
-    return tuple(out)
+    return tuple(o.clone() for o in out) if copy else tuple(out)  # copy=False: views of the inputs, as NumPy's
 
 
 # ---- padding ----
@@ -648,23 +658,33 @@ def _pad_constant(x: Tensor, ax: int, b: int, a: int, vb: Any, va: Any) -> Tenso
     return inside.where(padded, fill)
 
 
+def _take_indices(indices: Any, like: Tensor) -> Tensor:
+    """np.take's indices as a tensor of integers, converted as NumPy converts them: an array or Tensor must hold
+    integers or bools (TypeError otherwise: NumPy's 'same_kind' rule); anything else (a nested list, a scalar) is
+    converted to integers as np.asarray(indices, np.intp) does, so [] is empty and 1.5 is 1."""
+    if is_tensor(indices) or isinstance(indices, np.ndarray):
+        idx = as_tensor(indices, like)
+        if not (idx.dtype.is_int or idx.dtype.is_bool):
+            raise TypeError(f"Cannot cast array data from dtype('{idx.dtype.np_name}') to dtype('int64') according "
+                            "to the rule 'same_kind'")
+        return idx
+    return Tensor(np.asarray(indices, dtype=np.intp), device=like.device)
+
+
 @implements(np.take)
 def _take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Any:
     """Elements at `indices` along `axis` (flattened when None); mode 'raise' checks bounds (IndexError),
     'wrap' and 'clip' map indices into range first."""
     x = as_tensor(a)
-    if axis is None:
-        x, ax = x.reshape(-1), 0
+    if axis is None or x.ndim == 0:  # NumPy takes a 0-d array as 1-D here: its axis 0 or -1 is that one
+        x, ax = x.reshape(-1), 0 if axis is None else normalize_axis(operator_index(axis), 1)
     else:
         ax = normalize_axis(operator_index(axis), x.ndim)
     n = x.shape[ax]
     lead = (slice(None),) * ax
     if isinstance(indices, (int, np.integer)) and mode == "raise":
         return finish(x[lead + (int(indices),)], out, "take")
-    idx = as_tensor(indices, x)
-    if not idx.dtype.is_int:
-        raise TypeError(f"Cannot cast array data from dtype('{idx.dtype.np_name}') to dtype('int64') according to "
-                        "the rule 'safe'")
+    idx = _take_indices(indices, x)
     if mode in ("wrap", "clip"):
         if n == 0 and idx.size:
             raise IndexError("cannot do a non-empty take from an empty axes.")

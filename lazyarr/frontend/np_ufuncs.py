@@ -15,8 +15,8 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.frontend.elementwise import broadcast_shape
-from lazyarr.frontend.numpy_api import UFUNC_METHODS, is_tensor, numpy_fallback, write_into
+from lazyarr.frontend.elementwise import beyond_range, broadcast_shape
+from lazyarr.frontend.numpy_api import UFUNC_METHODS, is_tensor, new_array, numpy_fallback, write_into
 from lazyarr.frontend.reduce import scan
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
@@ -460,6 +460,16 @@ def _finish(results: list[Tensor], outs: tuple[Any, ...], where: Any, shape: tup
     return final[0] if len(final) == 1 else tuple(final)
 
 
+_COMPARISONS = {np.less, np.less_equal, np.greater, np.greater_equal, np.equal, np.not_equal}
+
+
+def _compared_beyond_range(ufunc: np.ufunc, x: Any, dt: DType, inputs: tuple[Any, ...]) -> bool:
+    """Whether `x` is a Python int beyond its loop dtype `dt` compared with a Tensor: it is left as it is, and the
+    Tensor comparison answers as NEP 50 says (np.greater(uint8, -1) is all True) instead of casting it (which
+    raises OverflowError, as it should for arithmetic)."""
+    return ufunc in _COMPARISONS and bool(beyond_range(dt, x)) and any(is_tensor(i) for i in inputs)
+
+
 def ufunc_call(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """`ufunc(*inputs, **kwargs)` with a lazy result (see the module docstring)."""
     kw = dict(kwargs)
@@ -487,12 +497,13 @@ def ufunc_call(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any])
         # there a negative exponent gives 0, as `Tensor.pow` documents)
         raise ValueError("Integers to negative integer powers are not allowed.")
     device = next(x for x in inputs + outs if is_tensor(x)).device
-    xs = [operand(x, dt, device) for x, dt in zip(inputs, dts)]
+    xs = [x if _compared_beyond_range(ufunc, x, dt, inputs) else operand(x, dt, device) for x, dt in zip(inputs, dts)]
     try:
         res = impl(*xs)
     except NoLazyError:
         return numpy_fallback(ufunc, inputs, kwargs, ufunc.__name__)
     results = [r.cast(dt) for r, dt in zip(res if isinstance(res, tuple) else (res,), dts[ufunc.nin:])]
+    results = [r if o is not None else new_array(r, inputs) for r, o in zip(results, outs)]
     shape = results[0].shape
     if where is not True:
         shape = broadcast_shape(shape, np.shape(where) if not is_tensor(where) else where.shape)
@@ -513,12 +524,15 @@ REDUCE_OPS: dict[np.ufunc, Ops] = {np.add: Ops.ADD, np.multiply: Ops.MUL, np.max
 IDENTITY: dict[np.ufunc, Any] = {np.add: 0, np.multiply: 1, np.logical_and: True, np.logical_or: False}
 
 
-def reduce_axes(axis: Any, ndim: int) -> tuple[int, ...]:
-    """NumPy's reduction axes: None for all, an int, or a tuple; AxisError / ValueError like NumPy."""
+def reduce_axes(axis: Any, ndim: int, of_0d: bool = True) -> tuple[int, ...]:
+    """NumPy's reduction axes: None for all, an int, or a tuple; AxisError / ValueError like NumPy.
+
+    `of_0d`: NumPy's ufunc reductions (np.sum, np.max, and the nan functions built on them) take an int axis 0 or -1
+    of a 0-d array, as no axis at all; np.mean, var, std, average and the norms do not (AxisError)."""
     if axis is None:
         return tuple(range(ndim))
-    if ndim == 0 and not isinstance(axis, (tuple, bool, np.bool_)) and operator_index(axis) in (0, -1):
-        return ()  # NumPy's ufunc reductions accept an int axis 0 or -1 on a 0-d array
+    if of_0d and ndim == 0 and not isinstance(axis, (tuple, bool, np.bool_)) and operator_index(axis) in (0, -1):
+        return ()
     items = axis if isinstance(axis, tuple) else (axis,)
     axes = tuple(normalize_axis(a, ndim) for a in items)  # a bool axis is a TypeError, as in NumPy
     if len(set(axes)) != len(axes):
@@ -595,18 +609,33 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
                              f"Found {len(out.shape)} but expected {r.ndim}")
         write_into(out, r, name)
         return out
-    return r
+    return new_array(r, (x,))
 
 
-def accumulate(ufunc: np.ufunc, x: Tensor, axis: int = 0, dtype: Any = None, out: Any = None) -> Any:
-    """`ufunc.accumulate` for add, multiply, maximum, minimum, logical_and and logical_or (lazy)."""
+def accumulate_axis(axis: Any, ndim: int) -> int:
+    """The one axis of `ufunc.accumulate`, checked in NumPy's order: the axes as a reduction takes them (None is
+    every axis, a tuple is its axes), then the array's rank, then their number.
+
+    Raises:
+        AxisError: an axis out of range. TypeError: an axis that is not an integer, or a 0-d array ("cannot
+        accumulate on a scalar"). ValueError: not exactly one axis ("accumulate does not allow multiple axes").
+    """
+    axes = reduce_axes(axis, ndim)
+    if ndim == 0:
+        raise TypeError("cannot accumulate on a scalar")
+    if len(axes) != 1:
+        raise ValueError("accumulate does not allow multiple axes")
+    return axes[0]
+
+
+def accumulate(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: Any = None) -> Any:
+    """`ufunc.accumulate` for add, multiply, maximum, minimum, logical_and and logical_or (lazy); NumPy's errors for
+    the axis and a 0-d array (`accumulate_axis`)."""
+    a = accumulate_axis(axis, x.ndim)
     if out is not None:
         out = _out_tuple(out, 1)[0]
         dtype = _loop_dtype(x, dtype, out)
-    if x.ndim == 0:
-        raise ValueError("cannot accumulate on a scalar")
     res_dt = _probe_dtype(ufunc.accumulate, x.dtype, dtype=_np_dtype(dtype))
-    a = normalize_axis(operator_index(axis), x.ndim)
     op = REDUCE_OPS[ufunc]
     calc = dtypes.float32 if res_dt is dtypes.float16 and op in (Ops.ADD, Ops.MUL) else res_dt
     r = scan(x.cast(res_dt).cast(calc), a, op).cast(res_dt)
@@ -630,13 +659,12 @@ def _accumulate_method(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[st
 
 
 def _outer_method(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """`ufunc.outer(a, b)`: shape a.shape + b.shape. Like NumPy, both operands are arrays first, so a Python scalar
+    is not weak here: np.add.outer(float32, 2) is float64."""
     if ufunc.nin != 2 or len(inputs) != 2:
         raise ValueError("outer product only supported for binary functions")
-    a, b = inputs
-    if is_tensor(a) or isinstance(a, np.ndarray) or isinstance(a, (list, tuple)):
-        a = as_tensor(a, _first(inputs))
-        a = a.reshape(a.shape + (1,) * (b.ndim if is_tensor(b) else np.ndim(b)))
-    return ufunc_call(ufunc, (a, b), kwargs)
+    a, b = (as_tensor(x, _first(inputs)) for x in inputs)
+    return ufunc_call(ufunc, (a.reshape(a.shape + (1,) * b.ndim), b), kwargs)
 
 
 def _first(xs: tuple[Any, ...]) -> Tensor:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from lazyarr import dtypes
+from lazyarr.frontend.inplace import is_view_of
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.helpers import flag
@@ -32,6 +33,9 @@ if TYPE_CHECKING:
 UFUNC_METHODS: dict[str, Callable[..., Any]] = {}
 # NumPy function -> lazy implementation with NumPy's signature; filled by np_functions.py
 FUNCTIONS: dict[Callable[..., Any], Callable[..., Any]] = {}
+# NumPy functions whose result may view an argument (np.reshape, np.transpose; np.astype with copy=False): their
+# implementations decide; the others return new arrays (`new_arrays`)
+RETURNS_VIEW: set[Callable[..., Any]] = set()
 # NumPy functions that write into an argument: name of the function -> index of the written positional argument
 MUTATING: dict[str, int] = {"copyto": 0, "put": 0, "place": 0, "putmask": 0, "fill_diagonal": 0,
                             "put_along_axis": 0}
@@ -43,12 +47,17 @@ class NumpyFallbackWarning(UserWarning):
     """A NumPy function ran on realised copies of lazyarr inputs (no lazy implementation); `LAZYARR_DEBUG>=1` only."""
 
 
-def implements(*np_funcs: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a lazy implementation of the given NumPy functions (used as a decorator)."""
+def implements(*np_funcs: Callable[..., Any],
+               returns_view: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a lazy implementation of the given NumPy functions (used as a decorator). `returns_view`: NumPy's
+    result may view an argument, so the implementation's may; otherwise `__array_function__` copies a result that
+    would (`new_arrays`)."""
 
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         for f in np_funcs:
             FUNCTIONS[f] = impl
+            if returns_view:
+                RETURNS_VIEW.add(f)
         return impl
 
     return register
@@ -56,6 +65,38 @@ def implements(*np_funcs: Callable[..., Any]) -> Callable[[Callable[..., Any]], 
 
 def is_tensor(x: Any) -> bool:
     return isinstance(x, NumpyMixin)
+
+
+def _tensors_in(tree: Any) -> list[Any]:
+    """The Tensors in `tree` (nested lists, tuples and dict values)."""
+    if is_tensor(tree):
+        return [tree]
+    items = tree.values() if isinstance(tree, dict) else tree if isinstance(tree, (list, tuple)) else ()
+    return [t for e in items for t in _tensors_in(e)]
+
+
+def new_array(r: Tensor, inputs: Any) -> Tensor:
+    """`r`, or a copy of it when it is one of the Tensor `inputs` or a view of one: NumPy's functions and ufuncs
+    that do not return views return new arrays, so a later write to an input must not show through the result, nor
+    the reverse (np.positive(t), np.sum(t, axis=()) and np.tile(t, 1) compute nothing and would alias `t`)."""
+    for x in inputs:
+        if is_tensor(x) and (r.uop is x.uop or is_view_of(r.uop, x.uop)):
+            return r.clone()
+    return r
+
+
+def new_arrays(result: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """`result` (a Tensor, or a tuple or list of them) of a NumPy function called with `args` and `kwargs`, with
+    `new_array` applied to each Tensor but the `out=` argument (which NumPy returns as it is)."""
+    outs = kwargs.get("out")
+    keep = outs if isinstance(outs, tuple) else (outs,)
+    if is_tensor(result):
+        if any(result is o for o in keep):
+            return result
+        return new_array(result, _tensors_in((args, {k: v for k, v in kwargs.items() if k != "out"})))
+    if isinstance(result, (tuple, list)) and not hasattr(result, "_fields"):
+        return type(result)(new_arrays(r, args, kwargs) for r in result)
+    return result
 
 
 def _realise_tree(x: Any) -> Any:
@@ -193,7 +234,8 @@ class NumpyMixin:
         impl = FUNCTIONS.get(func)
         if impl is None:
             return numpy_fallback(func, args, kwargs, _qualname(func))
-        return impl(*args, **kwargs)
+        result = impl(*args, **kwargs)
+        return result if func in RETURNS_VIEW else new_arrays(result, args, kwargs)
 
     def __array_namespace__(self, *, api_version: str | None = None) -> Any:
         """The array API (2023.12) namespace, `lazyarr.array_api`."""
@@ -221,7 +263,7 @@ class NumpyMixin:
         return str(self)
 
     def __complex__(self: Tensor) -> complex:
-        return complex(self.item())
+        return complex(self._scalar("complex"))
 
     def copy(self: Tensor) -> Tensor:
         """A copy with its own storage (lazy, like `clone`)."""

@@ -1,5 +1,6 @@
 """Reductions and scans (sum, prod, mean, var, std, max, min, argmax, argmin, any, all, logsumexp, softmax,
-log_softmax, cumsum) and matmul. Axis handling follows NumPy: None, an int or a tuple, negative axes, keepdims.
+log_softmax, and the `scan` behind cumsum and cumprod) and matmul. Axis handling follows NumPy: None, an int or a
+tuple, negative axes, keepdims.
 """
 
 from __future__ import annotations
@@ -73,16 +74,29 @@ class ReduceMixin:
         """Product over `axis` (NumPy's accumulation dtypes; float16 accumulates in float32)."""
         return self._accumulate(Ops.MUL, axis, keepdim if keepdim is not None else keepdims, dtype)
 
-    def max(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
-        """Largest value (NaN propagates). ValueError for an empty reduction (NumPy: no identity)."""
-        keepdims = keepdim if keepdim is not None else keepdims
-        self._check_nonempty(axis, "maximum")
-        return self._reduce(Ops.MAX, axis, keepdims)
+    def max(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None, *, out: Any = None,
+            initial: Any = np._NoValue, where: Any = True) -> Tensor:
+        """Largest value over `axis` (NaN propagates). NumPy's keywords, as `ndarray.max`: `initial` takes part in
+        every maximum, `where` (a bool mask broadcast to the tensor) picks the elements that do (it needs
+        `initial`, ValueError otherwise), `out` receives the result.
 
-    def min(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
-        keepdims = keepdim if keepdim is not None else keepdims
-        self._check_nonempty(axis, "minimum")
-        return self._reduce(Ops.MIN, axis, keepdims)
+        Raises:
+            ValueError: an empty reduction without `initial` (NumPy: maximum has no identity), `where` without it.
+        """
+        return self._extreme(np.max, Ops.MAX, axis, keepdim if keepdim is not None else keepdims, out, initial, where)
+
+    def min(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None, *, out: Any = None,
+            initial: Any = np._NoValue, where: Any = True) -> Tensor:
+        """Smallest value over `axis`, with `max`'s arguments and errors."""
+        return self._extreme(np.min, Ops.MIN, axis, keepdim if keepdim is not None else keepdims, out, initial, where)
+
+    def _extreme(self: Tensor, fn: Any, op: Ops, axis: Any, keepdims: Any, out: Any, initial: Any,
+                 where: Any) -> Tensor:
+        """max/min: NumPy's function when one of its keywords is given (`np.max` is lazy), else one reduction."""
+        if out is not None or initial is not np._NoValue or where is not True:
+            return fn(self, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
+        self._check_nonempty(axis, "maximum" if op is Ops.MAX else "minimum")
+        return self._reduce(op, axis, keepdims)
 
     amax = max
     amin = min
@@ -126,6 +140,8 @@ class ReduceMixin:
 
     def _arg_extreme(self: Tensor, axis: Any, keepdims: bool, largest: bool) -> Tensor:
         keepdims = keepdims_flag(keepdims)
+        if isinstance(axis, (tuple, list)):  # one axis only, as NumPy's and PyTorch's (a 0-d tensor's () too)
+            raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer")
         if axis is None or (self.ndim == 0 and _axes(axis, 0) == ()):
             return self.reshape(-1)._arg_extreme(0, False, largest).reshape((1,) * self.ndim if keepdims else ())
         a = normalize_axis(axis, self.ndim)
@@ -180,19 +196,6 @@ class ReduceMixin:
         x = self if self.dtype.is_float else self.cast(dtypes.default_float)
         shifted = x._minus_max(a)
         return shifted - shifted.exp().sum(a, keepdims=True).log()
-
-    def cumsum(self: Tensor, axis: int | None = None, dim: int | None = None) -> Tensor:
-        """Running sum along `axis` (flattened when None, like NumPy); small ints and bool accumulate in (u)int64,
-        float16 in float32. See `scan`."""
-        a = dim if dim is not None else axis
-        if a is None:
-            return self.reshape(-1).cumsum(0)
-        a = normalize_axis(a, self.ndim)
-        x = self
-        if x.dtype.is_bool or (x.dtype.is_int and x.dtype.itemsize < 8):
-            x = x.cast(dtypes.uint64 if x.dtype.is_unsigned else dtypes.int64)
-        acc = x.cast(dtypes.float32) if x.dtype is dtypes.float16 else x
-        return scan(acc, a, Ops.ADD).cast(x.dtype)
 
     def matmul(self: Tensor, other: Any) -> Tensor:
         """Matrix product with NumPy's rules: 1-D operands are promoted and the added dim removed; batch dims

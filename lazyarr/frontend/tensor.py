@@ -6,6 +6,7 @@ error types. Topic modules (`elementwise`, `movement`, `reduce`, `creation`) att
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -199,12 +200,24 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         _check_read("tolist()")
         return self.numpy().tolist()
 
-    def item(self) -> Any:
-        """The single value of a 1-element tensor as a Python scalar (ValueError otherwise)."""
+    def item(self, *args: Any) -> Any:
+        """One value as a Python scalar: `item()` of a 1-element tensor (PyTorch's and NumPy's); with NumPy's
+        arguments, `item(i)` the element at flat (C-order) index i, `item(i, j, ...)` or `item((i, j, ...))` the one
+        at that index (negative indices count from the end). Reads only that element's view.
+
+        Raises:
+            ValueError: no arguments and not one element; a number of indices that is neither 1 nor ndim.
+            IndexError: an index out of range. TypeError: an index that is not an integer.
+        """
         _check_read("item()")
-        if self.size != 1:
-            raise ValueError(f"can only convert a tensor of size 1 to a Python scalar, not shape {self.shape}")
-        return self.numpy().reshape(()).item()
+        idx = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
+        if not idx:
+            if self.size != 1:
+                raise ValueError(f"can only convert a tensor of size 1 to a Python scalar, not shape {self.shape}")
+            return self.numpy().reshape(()).item()
+        if len(idx) == 1:
+            return self.reshape(-1)[_item_index(idx, (self.size,), True)].numpy().item()
+        return self[_item_index(idx, self.shape, False)].numpy().item()
 
     def data(self) -> np.ndarray:
         return self.numpy()
@@ -221,23 +234,35 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         return str(self.numpy())
 
     def __bool__(self) -> bool:
+        """The truth of a 1-element tensor; ValueError for any other size (NumPy's and PyTorch's)."""
         _check_read("bool()")
+        if self.size == 0:
+            raise ValueError("The truth value of an empty tensor is ambiguous. Use `t.size > 0` to check that a "
+                             "tensor is not empty.")
         if self.size != 1:
             raise ValueError("The truth value of a tensor with more than one element is ambiguous. "
                              "Use a.any() or a.all()")
         return bool(self.item())
 
+    def _scalar(self, what: str) -> Any:
+        """The single value for int(), float(), complex(): TypeError for a tensor of another size, as NumPy's (a
+        1-element tensor of any shape converts, as in PyTorch; NumPy 2.4 takes 0-d arrays only)."""
+        _check_read(f"{what}()")
+        if self.size != 1:
+            raise TypeError(f"only tensors of one element can be converted to Python scalars ({what}() of a tensor "
+                            f"of shape {self.shape})")
+        return self.item()
+
     def __float__(self) -> float:
-        _check_read("float()")
-        return float(self.item())
+        return float(self._scalar("float"))
 
     def __int__(self) -> int:
-        _check_read("int()")
-        return int(self.item())
+        return int(self._scalar("int"))
 
     def __index__(self) -> int:
+        """The value of a 1-element integer (or bool) tensor as an index; TypeError otherwise (NumPy's)."""
         _check_read("an index")
-        if not self.dtype.is_int and not self.dtype.is_bool:
+        if (not self.dtype.is_int and not self.dtype.is_bool) or self.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
@@ -297,6 +322,18 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
     def detach(self) -> Tensor:
         """The same values, outside the autograd graph (gradients stop here)."""
         return self._new(detach_uop(self.uop))
+
+
+def _item_index(idx: tuple[Any, ...], shape: tuple[int, ...], flat: bool) -> tuple[int, ...]:
+    """`item`'s indices checked against `shape` (one flat index of a `flat` size, else one per dim), NumPy's errors."""
+    if len(idx) != len(shape):
+        raise ValueError("incorrect number of indices for array")
+    out = tuple(operator.index(i) for i in idx)
+    for axis, (i, n) in enumerate(zip(out, shape)):
+        if not -n <= i < n:
+            raise IndexError(f"index {i} is out of bounds for size {n}" if flat else
+                             f"index {i} is out of bounds for axis {axis} with size {n}")
+    return out
 
 
 def _check_read(what: str) -> None:

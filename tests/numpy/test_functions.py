@@ -180,6 +180,15 @@ CASES = {
     "atleast_2d": (np.atleast_2d, (V,), {}),
     "take_along_axis": (np.take_along_axis, (F, np.argsort(F, axis=1)), {"axis": 1}),
     "median_fallback": (np.median, (D,), {"axis": 1}),
+    "diff past the length": (np.diff, (F,), {"n": 5}),
+    "diff past the length axis 0": (np.diff, (F,), {"n": 3, "axis": 0}),
+    "diff past the length bool": (np.diff, (B,), {"n": 4, "axis": 0}),
+    "take nothing": (np.take, (F, []), {"axis": 1}),
+    "take nothing nested": (np.take, (F, [[]]), {"axis": 0}),
+    "take nothing flat": (np.take, (F, ()), {}),
+    "take nothing wrap": (np.take, (F, []), {"axis": 1, "mode": "wrap"}),
+    "take float list": (np.take, (F, [1.5, 2]), {"axis": 1}),
+    "take bool array": (np.take, (F, np.array([True, False])), {"axis": 0}),
 }
 ALWAYS_FALLBACK = {"sort", "argsort", "unique", "unique_counts", "nonzero", "pad_fallback_mean", "median_fallback"}
 
@@ -260,6 +269,8 @@ def test_out_numpy_and_keepdims_variants():
     (lambda t: np.einsum("ij,jk->ik", t, t), ValueError, "could not be broadcast"),
     (lambda t: np.einsum("ii->i", t), ValueError, "collapsing index"),
     (lambda t: np.take(t, [12]), IndexError, "out of bounds"),
+    (lambda t: np.take(t, np.array([1.0])), TypeError, "according to the rule 'same_kind'"),
+    (lambda t: np.take(t, [np.nan]), ValueError, "NaN"),
     (lambda t: np.diff(t, n=-1), ValueError, "order must be non-negative"),
     (lambda t: np.max(t[:0]), ValueError, "zero-size array to reduction operation maximum"),
     (lambda t: np.argmax(t[:0]), ValueError, "empty sequence"),
@@ -267,6 +278,10 @@ def test_out_numpy_and_keepdims_variants():
     (lambda t: np.pad(t, -1), ValueError, "negative"),
     (lambda t: np.linalg.norm(t, ord="fro", axis=0), ValueError, "Invalid norm order"),
     (lambda t: np.swapaxes(t, 0, 5), ValueError, "out of bounds"),
+    (lambda t: np.average(t, axis=1, weights=[0, 0, 0, 0]), ZeroDivisionError, "Weights sum to zero"),
+    (lambda t: np.average(t, weights=np.where(F > 0, 0, 0)), ZeroDivisionError, "Weights sum to zero"),
+    (lambda t: np.average(t, axis=0, weights=[1, -1, 0]), ZeroDivisionError, "Weights sum to zero"),
+    (lambda t: np.average(t[:0], weights=np.ones((0, 4))), ZeroDivisionError, "Weights sum to zero"),
 ])
 def test_errors_match_numpy(call, err, match):
     with pytest.raises(err, match=match):
@@ -335,3 +350,135 @@ def test_copy_is_a_snapshot_and_in_place_ufuncs_write_through_views():
     ref = F + 1
     ref[1] = 0
     same(t, ref)
+
+
+NEW_ARRAY_CALLS = {
+    "np.positive": lambda a: np.positive(a),
+    "unary +": lambda a: +a,
+    "np.conjugate": lambda a: np.conjugate(a),
+    "np.floor of ints": lambda a: np.floor(a),
+    "np.sum axis=()": lambda a: np.sum(a, axis=()),
+    "np.max axis=()": lambda a: np.max(a, axis=()),
+    "np.add.reduce axis=()": lambda a: np.add.reduce(a, axis=()),
+    "np.sum of a 0-d view": lambda a: np.sum(a[1, 2]),
+    "flatten": lambda a: a.flatten(),
+    "np.round of ints": lambda a: np.round(a),
+    "np.clip without bounds": lambda a: np.clip(a, None, None),
+    "np.nan_to_num of ints": lambda a: np.nan_to_num(a),
+    "np.take of one index": lambda a: np.take(a, 1),
+    "np.tile once": lambda a: np.tile(a, 1),
+    "np.repeat once": lambda a: np.repeat(a, 1, axis=0),
+    "np.roll by 0": lambda a: np.roll(a, 0),
+    "np.pad by 0": lambda a: np.pad(a, 0),
+    "np.append nothing": lambda a: np.append(a[0], []),
+    "np.meshgrid": lambda a: np.meshgrid(a[0], [1, 2])[0],
+    "np.concatenate of one": lambda a: np.concatenate([a]),
+}
+
+
+@pytest.mark.parametrize("call", list(NEW_ARRAY_CALLS.values()), ids=list(NEW_ARRAY_CALLS))
+def test_results_that_compute_nothing_are_still_new_arrays(call):
+    """NumPy's ufuncs, reductions, flatten and functions that return no view return new arrays; those that compute
+    nothing (np.positive, a reduction over no axes, the round of integers, np.tile(a, 1)) aliased the input: a later
+    write to either showed through the other."""
+    a = I.astype(np.int64)
+    ref = call(a.copy())
+    assert not np.may_share_memory(ref, a)
+    t = Tensor(a.copy()).realize()
+    r = call(t).realize()
+    t[...] = -100  # a write to the input after the call
+    same(r, ref)
+    t = Tensor(a.copy()).realize()
+    r = call(t).realize()
+    r[...] = -100  # a write to the result
+    same(t, a)
+
+
+
+def test_nan_to_num_without_copy_writes_in_place():
+    """np.nan_to_num(x, copy=False) replaces x's values in place and returns x (it returned a new array)."""
+    a = np.array([np.nan, 1.0, np.inf, -np.inf])
+    t = Tensor(a.copy())
+    ref = np.nan_to_num(a, copy=False)
+    assert np.nan_to_num(t, copy=False) is t
+    same(t, ref)
+
+
+@pytest.mark.parametrize("fn", [np.nanvar, np.nanstd, np.var, np.std])
+@pytest.mark.parametrize("ddof", [1, 3])
+@pytest.mark.parametrize("a", [NANS, NANS.astype(np.float32), I], ids=["float64", "float32", "int32"])
+def test_variance_without_degrees_of_freedom(fn, ddof, a):
+    """Where count - ddof <= 0, np.nanvar/np.nanstd of floats give NaN (they gave inf); np.var/np.std, and the nan
+    functions of integers (NumPy calls np.var for them), give the sum of squares over 0 (inf, or NaN for 0/0)."""
+    x = a.copy()
+    if a is NANS:
+        x[2] = np.nan  # a row with no value at all
+        x[1, :3] = np.nan  # and one with a single value
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's "Degrees of freedom <= 0 for slice"
+        ref = fn(x, axis=1, ddof=ddof)
+        ref_all = fn(x, ddof=ddof + 9)
+    same(fn(Tensor(x), axis=1, ddof=ddof), ref)
+    same(fn(Tensor(x), ddof=ddof + 9), ref_all)
+
+
+@pytest.mark.parametrize("weights", [[1.0, -1.0, 0.0], [0.0, 2.0, 1.0]])
+def test_average_with_tensor_weights_that_sum_to_zero_raises(weights):
+    """np.average reads the sums of Tensor weights to raise NumPy's ZeroDivisionError (it gave NaN)."""
+    w = np.array(weights)
+    try:
+        ref = np.average(F, axis=0, weights=w)
+    except ZeroDivisionError:
+        with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
+            np.average(Tensor(F), axis=0, weights=Tensor(w))
+    else:
+        same(np.average(Tensor(F), axis=0, weights=Tensor(w)), ref)
+
+
+ZERO_D_CALLS = {name: getattr(np, name) for name in (
+    "sum", "prod", "max", "min", "any", "all", "mean", "std", "var", "average", "argmax", "argmin", "ptp", "cumsum",
+    "cumprod", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd", "nancumsum", "nancumprod",
+    "count_nonzero", "cumulative_sum", "cumulative_prod", "squeeze", "flip", "expand_dims")}
+ZERO_D_CALLS.update({"linalg.norm": np.linalg.norm, "linalg.vector_norm": np.linalg.vector_norm,
+                     "take": lambda a, axis: np.take(a, 0, axis=axis)})
+
+
+@pytest.mark.parametrize("axis", [0, -1, 1, (0,), ()], ids=str)
+@pytest.mark.parametrize("value", [np.array(2.5), np.array(3, np.int32)], ids=["float", "int"])
+@pytest.mark.parametrize("name", list(ZERO_D_CALLS))
+def test_axes_of_a_0d_array(name, value, axis):
+    """A 0-d array has no axis 0; NumPy's ufunc reductions (sum, max, and nanmean of floats, built on them) take
+    axis 0 or -1 anyway, while mean, std, var, average and the norms raise AxisError (they gave a value); cumsum and
+    take treat the 0-d array as 1-D, squeeze takes axis 0 or -1 (they raised); argmax takes no tuple (TypeError),
+    np.cumulative_sum a 1-tuple."""
+    fn = ZERO_D_CALLS[name]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            ref = fn(value, axis=axis)
+        except Exception as e:  # noqa: BLE001 (the test compares whatever NumPy raises)
+            with pytest.raises(type(e)):
+                fn(Tensor(value), axis=axis)
+            return
+        same(fn(Tensor(value), axis=axis), ref)
+
+
+def test_views_stay_views_and_out_is_returned_as_it_is():
+    """The functions whose NumPy result views the input keep viewing it (a write to the input shows through), and
+    a function with out= returns that out, even when it views the input."""
+    t = Tensor(F.copy())
+    views = [np.reshape(t, (4, 3)), np.transpose(t), np.squeeze(t[None]), np.ravel(t), np.flip(t, 0),
+             np.broadcast_to(t, (2, 3, 4)), np.split(t, 3)[1], np.diff(t, n=0)]
+    t[...] = 7
+    for v in views:
+        same(v, np.full(v.shape, 7, np.float32))
+    o = Tensor(np.zeros(4, np.float32))
+    assert np.sum(t, axis=0, out=o) is o
+    row = t[0]
+    assert np.sum(t, axis=0, out=row) is row
+    assert np.multiply(row, 1, out=row) is row
+    same(t[0], np.full(4, 21, np.float32))
+    x = Tensor(np.array([1.0, 2.0]))
+    grid = np.meshgrid(x, x, copy=False)[0]
+    x[0] = 5  # copy=False: views of the inputs, as NumPy's
+    same(grid, np.meshgrid([5.0, 2.0], [5.0, 2.0])[0])

@@ -104,3 +104,200 @@ def test_torch_sort_keywords(descending):
     assert_matches(Tensor(A).argsort(dim=0, descending=descending),
                    torch.from_numpy(A).argsort(dim=0, descending=descending, stable=True).numpy())
     assert_matches(Tensor(A), A)  # sort with PyTorch keywords leaves the tensor unchanged
+
+
+WRITES = {
+    "+=": lambda v: v.__iadd__(100),
+    "setitem": lambda v: v.__setitem__(0, 1),
+    "slice setitem": lambda v: v[1:].__setitem__(0, 1),
+    "fill": lambda v: v.fill(7),
+    "np.copyto": lambda v: np.copyto(v, 7.0),
+    "out=": lambda v: np.add(v, 1, out=v),
+}
+
+
+@pytest.mark.parametrize("realized", [False, True])
+@pytest.mark.parametrize("make", [lambda a: a.diagonal(), lambda a: np.diagonal(a, 1), lambda a: np.diag(a),
+                                  lambda a: np.linalg.diagonal(a)], ids=["method", "np.diagonal", "np.diag",
+                                                                         "np.linalg.diagonal"])
+@pytest.mark.parametrize("write", list(WRITES.values()), ids=list(WRITES))
+def test_diagonal_is_read_only(write, make, realized):
+    """NumPy's diagonal is a read-only view: every write raises ValueError (lazyarr's, a computed copy, took
+    `v += 100` silently and left the source unchanged). Reading it, and writing a copy of it, still work."""
+    a = A.copy()
+    with pytest.raises(ValueError, match="read-only"):
+        write(make(a))
+    t = Tensor(a)
+    v = make(t)
+    if realized:
+        v.realize()  # its storage computed (the diagonal's own result, which v views, is gone by then)
+    with pytest.raises(ValueError, match="read-only"):
+        write(v)
+    assert_matches(v, make(a))
+    assert_matches(t, a)
+    c, ref = v.copy(), make(a).copy()
+    write(c)
+    write(ref)
+    assert_matches(c, ref)
+
+
+@pytest.mark.parametrize("repeats, axis", [(2, None), (3, 0), (2, 1), (2, -1), ([1, 0, 2], 0), ([0, 1, 2, 1], 1),
+                                           ([2] * 12, None)], ids=str)
+def test_repeat_with_axis_keyword_is_numpy_repeat(repeats, axis):
+    """`a.repeat(repeats, axis=...)` repeats each element as NumPy's (it raised TypeError; without `axis=` the method
+    keeps PyTorch's tiling), and np.repeat gives NumPy's answer."""
+    assert_matches(Tensor(A).repeat(repeats, axis=axis), A.repeat(repeats, axis=axis))
+    assert_matches(np.repeat(Tensor(A), repeats, axis=axis), np.repeat(A, repeats, axis=axis))
+
+
+def test_repeat_without_axis_tiles_like_pytorch():
+    assert_matches(Tensor(A).repeat(2, 3), np.tile(A, (2, 3)))
+    assert_matches(Tensor(A[0]).repeat(2), np.tile(A[0], 2))
+    with pytest.raises(TypeError, match="one repeats argument"):
+        Tensor(A).repeat(2, 3, axis=0)
+
+
+ARGS_CALLS = [
+    ("clip keywords", lambda a: a.clip(min=0.5, max=4.0)),
+    ("clip min keyword", lambda a: a.clip(min=1.0)),
+    ("clip max keyword", lambda a: a.clip(max=1.0)),
+    ("clip positional", lambda a: a.clip(0.0, 3.0)),
+    ("clip nothing", lambda a: a.clip()),
+    ("cumsum dtype", lambda a: a.cumsum(dtype=np.float64)),
+    ("cumsum axis dtype", lambda a: a.cumsum(1, np.int32)),
+    ("cumprod dtype", lambda a: a.cumprod(axis=0, dtype=np.float64)),
+    ("cumsum of ints in int8", lambda a: a.astype(np.int16).cumsum(0, dtype=np.int8)),
+    ("max initial", lambda a: a.max(initial=100.0)),
+    ("min initial axis", lambda a: a.min(axis=1, initial=-3.0)),
+    ("max where initial", lambda a: a.max(axis=0, where=a > 2, initial=-1.0)),
+    ("min where initial", lambda a: a.min(where=a < 3, initial=9.0)),
+    ("max empty initial", lambda a: a[:, :0].max(axis=1, initial=0.0)),
+    ("max keepdims initial", lambda a: a.max(0, keepdims=True, initial=4.0)),
+    ("item flat", lambda a: a.item(5)),
+    ("item flat negative", lambda a: a.item(-2)),
+    ("item multi", lambda a: a.item(2, 1)),
+    ("item tuple", lambda a: a.item((1, -1))),
+    ("view", lambda a: a.view()),
+    ("view int32", lambda a: a.view(np.int32)),
+    ("view uint32 keyword", lambda a: a.view(dtype=np.uint32)),
+    ("view int64 of float64", lambda a: a.astype(np.float64).view(np.int64)),
+    ("view float32 of int32", lambda a: a.astype(np.int32).view("float32")),
+    ("view uint8 of int8", lambda a: a.astype(np.int8).view(np.uint8)),
+    ("view uint8 of bool", lambda a: (a > 2).view(np.uint8)),
+    ("view uint16 of int16", lambda a: a.astype(np.int16).view(np.uint16)),
+]
+
+
+@pytest.mark.parametrize("name,call", ARGS_CALLS, ids=[c[0] for c in ARGS_CALLS])
+def test_method_arguments_match_numpy(name, call):
+    """ndarray methods with NumPy's arguments (clip's min=/max=, cumsum's dtype=, max's initial=/where=, item's
+    indices, view() and view(dtype)) as NumPy's; they raised TypeError."""
+    a = np.where(np.isnan(A), 1.5, A)
+    ref = call(a.copy())
+    got = call(Tensor(a))
+    if isinstance(ref, (np.ndarray, np.generic)):
+        assert_matches(got, ref)
+    else:  # item(): a Python scalar
+        assert got == ref and type(got) is type(ref)
+
+
+@pytest.mark.parametrize("name, call, err, match", [
+    ("max where without initial", lambda a: a.max(where=a > 0), ValueError, "to use a where mask"),
+    ("min of empty without initial", lambda a: a[:0].min(axis=0), ValueError, "zero-size array"),
+    ("item out of range", lambda a: a.item(12), IndexError, "out of bounds for size 12"),
+    ("item axis out of range", lambda a: a.item(0, 4), IndexError, "out of bounds for axis 1 with size 4"),
+    ("item wrong count", lambda a: a.item(0, 1, 2), ValueError, "incorrect number of indices"),
+    ("item float", lambda a: a.item(1.5), TypeError, "cannot be interpreted as an integer"),
+    ("item of many", lambda a: a.item(), ValueError, "can only convert"),
+    ("flatten order", lambda a: a.flatten("X"), ValueError, "order must be one of"),
+    ("flatten order keyword", lambda a: a.flatten(order="CF"), ValueError, "order must be one of"),
+    ("ravel order", lambda a: a.ravel("Q"), ValueError, "order must be one of"),
+])
+def test_method_argument_errors_match_numpy(name, call, err, match):
+    with pytest.raises(err, match=match):
+        call(A.copy())
+    with pytest.raises(err, match=match):
+        call(Tensor(A))
+
+
+def test_method_outs_and_pytorch_forms():
+    """out= of clip, cumsum, max and min writes into the given tensor and returns it; PyTorch's forms keep
+    PyTorch's meaning (cumsum(dim=) of a 0-d tensor is 0-d; view(*shape) reshapes; flatten(start_dim) is a view)."""
+    t = Tensor(A)
+    for call, ref in [(lambda x, o: x.clip(0.0, 1.0, out=o), np.clip(A, 0.0, 1.0)),
+                      (lambda x, o: x.cumsum(1, out=o), A.cumsum(1))]:
+        o = Tensor(np.zeros((3, 4), np.float32))
+        assert call(t, o) is o
+        assert_matches(o, ref)
+    o = Tensor(np.zeros(4, np.float32))
+    assert t.max(0, out=o) is o
+    assert_matches(o, A.max(0))
+    assert_matches(Tensor(np.float32(2.5)).cumsum(dim=0), np.float32(2.5))
+    assert_matches(Tensor(np.float32(2.5)).cumsum(0), np.float32(2.5).reshape(()).cumsum(0))
+    assert t.view(4, 3).shape == (4, 3) and t.view((2, 6)).shape == (2, 6) and t.view(-1).shape == (12,)
+    s = Tensor(A.copy())
+    f = s.flatten(0)
+    s[0, 0] = 100.0
+    assert f.numpy()[0] == 100.0
+
+
+LAYOUTS = {
+    "c": lambda a: a,
+    "transposed": lambda a: a.transpose(2, 0, 1),
+    "flipped": lambda a: a[::-1, :, ::-1],
+    "permuted flipped": lambda a: a.transpose(1, 2, 0)[:, ::-1],
+    "strided": lambda a: a[:, ::2, 1:],
+    "row": lambda a: a[1],
+    "size-1 dims": lambda a: a[:1, 1:2],
+    "broadcast": lambda a: np.broadcast_to(a[:, :1], (2, 3, 4)),
+    "0-d": lambda a: a[1, 2, 3, ...],
+    "empty": lambda a: a[:, :0],
+}
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_strides_flags_and_orders_of_views_match_numpy(layout):
+    """strides and flags of a strided view of storage are NumPy's for the same view (a size-1 dim's stride and an
+    empty array's are those of a new NumPy array: any stride stands there); flatten/ravel in each order read as
+    NumPy's ('A' and 'K' follow that layout); flatten is a copy."""
+    a = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    ref = LAYOUTS[layout](a)
+    t = LAYOUTS[layout](Tensor(a.copy()))
+    new = np.zeros(ref.shape).strides
+    assert t.strides == tuple(s if n > 1 and ref.size else c for s, n, c in zip(ref.strides, ref.shape, new))
+    for key in ("C_CONTIGUOUS", "F_CONTIGUOUS", "C", "F", "FORC", "FNC", "CONTIGUOUS", "FORTRAN", "ALIGNED", "X"):
+        assert t.flags[key] == ref.flags[key], key
+    assert (t.flags.c_contiguous, t.flags.f_contiguous) == (ref.flags.c_contiguous, ref.flags.f_contiguous)
+    assert t.flags.writeable == ref.flags.writeable
+    for order in ("C", "F", "A", "K", "k", None):
+        assert_matches(t.flatten(order), ref.flatten(order))
+        assert_matches(t.ravel(order), ref.ravel(order))
+        assert_matches(np.ravel(t, order), np.ravel(ref, order))
+    flat = t.flatten()
+    if flat.size:
+        flat[0] = -1.0
+        assert_matches(t, ref)
+
+
+def test_flags_ownership_writeability_and_lazy_layout():
+    """OWNDATA is False for a view of another tensor's array, True for a tensor made from data or computed;
+    WRITEABLE is False for a diagonal and a bit view; a lazy value reports C order (np.asarray's layout); flags are
+    read-only."""
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    t = Tensor(a)
+    assert t.flags.owndata and t.flags["O"] and t.flags.writeable and t.flags["W"] and t.flags.behaved
+    assert not t[1].flags.owndata and not t.T.flags.owndata and not t.reshape(4, 3).flags.owndata
+    assert (t + 1).flags.owndata and t.copy().flags.owndata and t.flatten().flags.owndata
+    assert not t.diagonal().flags.writeable and not t.view(np.int32).flags.writeable
+    assert not np.broadcast_to(t, (2, 3, 4)).flags.writeable
+    lazy = (t + 1).T
+    assert lazy.strides == np.asarray(lazy).strides == (12, 4) and lazy.flags.c_contiguous
+    assert "C_CONTIGUOUS : True" in repr(t.flags)
+    with pytest.raises(AttributeError, match="read-only"):
+        t.flags.writeable = False
+    with pytest.raises(KeyError):
+        t.flags["c_contiguous"]
+    with pytest.raises(ValueError, match="read-only"):
+        t.view(np.int32)[0] = 1
+    with pytest.raises(ValueError, match="same itemsize"):
+        t.view(np.float64)

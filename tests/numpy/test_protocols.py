@@ -4,6 +4,7 @@ pickle, DLPack, scalar conversions and the array attributes NumPy-style code rea
 from __future__ import annotations
 
 import copy
+import operator
 import pickle
 
 import numpy as np
@@ -54,6 +55,36 @@ def test_format_and_scalar_conversions():
     assert bool(Tensor(np.array([1.0])))
     with pytest.raises(ValueError, match="ambiguous"):
         bool(Tensor(A))
+
+
+@pytest.mark.parametrize("convert", [int, float, complex, operator.index, bool, lambda a: a.item()],
+                         ids=["int", "float", "complex", "index", "bool", "item"])
+@pytest.mark.parametrize("a", [np.array([5, 6]), np.array([]), np.ones((2, 2))], ids=["2 elements", "empty", "2x2"])
+def test_scalar_conversion_of_many_elements_raises_numpys_error(convert, a):
+    """int(), float(), complex() and operator.index of a tensor of more or fewer than one element raise NumPy's
+    TypeError (they raised ValueError); bool() and item() NumPy's ValueError."""
+    with pytest.raises(Exception) as ref:  # noqa: PT011 (NumPy's own error is the reference)
+        convert(a)
+    with pytest.raises(ref.type):
+        convert(Tensor(a))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "uint8", "bool"])
+@pytest.mark.parametrize("value", ["abc", "7", "1.5", "", "-1", b"3", None, ["1", "2"], [1, None], object(), 1 + 2j,
+                                   np.array(["1", "x"])], ids=lambda v: "object" if type(v) is object else repr(v))
+def test_setitem_of_strings_and_objects_as_numpy(dtype, value):
+    """`a[...] = x` for a string, None or an object stores what NumPy stores ("7" is 7, None is NaN in floats) or
+    raises NumPy's error (ValueError for 'abc'; lazyarr raised TypeError for every string)."""
+    a = np.zeros(2, dtype)
+    try:
+        a[...] = value
+    except Exception as e:  # noqa: BLE001 (NumPy's own error is the reference)
+        with pytest.raises(type(e)):
+            Tensor(np.zeros(2, dtype))[...] = value
+        return
+    t = Tensor(np.zeros(2, dtype))
+    t[...] = value
+    same(t, a)
 
 
 def test_attributes():

@@ -281,6 +281,22 @@ def test_accumulate(ufunc):
     _check(got, ref)
 
 
+@pytest.mark.parametrize("axis", [None, (), (0, 1), (0, 5), (-1,), (5,), [0], 1.0, 0, 5])
+@pytest.mark.parametrize("shape", [(2, 3), (3,), ()], ids=["2-d", "1-d", "0-d"])
+def test_accumulate_axis_and_scalar_errors(shape, axis):
+    """ufunc.accumulate takes exactly one axis (an int, a 1-tuple, None for a 1-D array): others are NumPy's
+    ValueError 'accumulate does not allow multiple axes' (None was a TypeError), a 0-d array NumPy's TypeError
+    (it was a ValueError)."""
+    x = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    try:
+        ref = np.add.accumulate(x, axis=axis)
+    except Exception as e:  # noqa: BLE001 (the test compares whatever NumPy raises)
+        with pytest.raises(type(e), match=None if isinstance(e, TypeError) and "scalar" not in str(e) else str(e)):
+            np.add.accumulate(Tensor(x), axis=axis)
+        return
+    same(np.add.accumulate(Tensor(x), axis=axis), ref)
+
+
 def test_outer_and_fallback_methods():
     a, b = np.arange(3.0), np.arange(4)
     same(np.multiply.outer(Tensor(a), b), np.multiply.outer(a, b))
@@ -288,6 +304,20 @@ def test_outer_and_fallback_methods():
     before = lazyarr.stats().numpy_fallbacks
     same(np.add.reduceat(Tensor(np.arange(8.0)), [0, 4, 6]), np.add.reduceat(np.arange(8.0), [0, 4, 6]))
     assert lazyarr.stats().numpy_fallbacks == before + 1
+
+
+F32, U8 = np.arange(3, dtype=np.float32), np.array([0, 7, 255], np.uint8)
+
+
+@pytest.mark.parametrize("ufunc, a, b", [
+    (np.add, F32, 2), (np.add, 2, F32), (np.multiply, F32, 2.5), (np.add, F32, True), (np.add, U8, 300),
+    (np.subtract, F32, np.float32(2)), (np.maximum, U8, [1, 2]), (np.greater, U8, -1),
+], ids=["f32+int", "int+f32", "f32*float", "f32+bool", "u8+300", "f32-np.float32", "u8 max list", "u8>-1"])
+def test_outer_makes_arrays_of_python_scalars(ufunc, a, b):
+    """ufunc.outer turns both operands into arrays first (np.asarray), so a Python scalar is not weak there:
+    np.add.outer(float32, 2) is float64 (it was float32)."""
+    wrap = [Tensor(x) if isinstance(x, np.ndarray) else x for x in (a, b)]
+    same(ufunc.outer(*wrap), ufunc.outer(a, b))
 
 
 def test_unmapped_ufunc_falls_back_once_per_name_warning():
@@ -338,3 +368,41 @@ def test_np_power_of_integers_to_negative_host_exponents_raises(exponent: Any) -
     with pytest.raises(ValueError, match="negative integer powers"):
         np.power(Tensor(base), exponent)
     np.testing.assert_array_equal(np.power(Tensor(base), np.abs(exponent)).numpy(), np.power(base, np.abs(exponent)))
+
+
+COMPARE_OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+               ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+               "np.less": np.less, "np.greater_equal": np.greater_equal, "np.equal": np.equal,
+               "np.not_equal": np.not_equal}
+
+
+@pytest.mark.parametrize("value", [-1, 300, -129, 2**64, -(2**70), 5], ids=str)
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int64", "uint64"])
+@pytest.mark.parametrize("op", list(COMPARE_OPS))
+def test_comparison_with_a_python_int_beyond_the_dtype(op, dtype, value):
+    """NEP 50: comparing an integer array with a Python int it cannot hold gives the mathematical answer (uint8 > -1
+    is all True); it raised OverflowError. Both operand orders, operators and ufuncs."""
+    fn = COMPARE_OPS[op]
+    a = ints(dtype, (2, 3), lo=-5 if dtype[0] == "i" else 0, hi=100)
+    same(fn(Tensor(a), value), fn(a, value))
+    same(fn(value, Tensor(a)), fn(value, a))
+
+
+@pytest.mark.parametrize("lo, hi", [(-5, 300), (-5, None), (None, 300), (0, 255), (-5, 100), (10, 300), (300, 400),
+                                    (-5, -1), (300, -5), (-5.0, 300), (np.int64(-5), 300)], ids=str)
+@pytest.mark.parametrize("dtype", ["uint8", "int8"])
+def test_clip_with_python_int_bounds_beyond_the_dtype(dtype, lo, hi):
+    """NumPy's clip drops a Python int bound beyond an integer dtype on its own side (min below it, max above it;
+    lazyarr raised OverflowError) and casts one beyond it on the other side (OverflowError, as NumPy)."""
+    a = ints(dtype, (2, 3), lo=-100, hi=120)
+    clips = [lambda x: np.clip(x, lo, hi)]
+    if not isinstance(lo, float):  # Tensor methods keep lazyarr's float32 for an integer array op a Python float
+        clips.append(lambda x: x.clip(lo, hi))
+    for clip in clips:
+        try:
+            ref = clip(a)
+        except OverflowError as e:
+            with pytest.raises(OverflowError, match=str(e)):
+                clip(Tensor(a))
+        else:
+            same(clip(Tensor(a)), ref)

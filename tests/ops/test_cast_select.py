@@ -160,7 +160,7 @@ def test_clip(dtype: str) -> None:
     t = Tensor(a)
     assert_close(t.clip(-1, 2), np.clip(a, np.array(-1, dtype), np.array(2, dtype)))
     assert_close(t.clip(None, 0), np.clip(a, None, np.array(0, dtype)))
-    assert_close(t.clip(min_=1), np.clip(a, np.array(1, dtype), None))
+    assert_close(t.clip(min=1), np.clip(a, np.array(1, dtype), None))
     lo, hi = sample(dtype, (5,), 1), sample(dtype, (3, 1), 2)
     assert_close(t.clip(Tensor(lo), Tensor(hi)), np.minimum(np.maximum(a, lo), hi))  # lo > hi gives hi (NumPy)
     assert_close(t.clip(None, None), np.clip(a, None, None))

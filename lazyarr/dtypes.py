@@ -107,14 +107,15 @@ class DTypeError(TypeError):
 
 def to_dtype(x: Any) -> DType:
     """Convert a DType, NumPy dtype, scalar type (`np.float32`, `float`, `int`, `bool`) or string to a DType.
+    `float` is float64 and `int` int64, as `np.dtype(float)` and PyTorch's `dtype=float`.
 
     Raises:
         TypeError: not dtype-like, or a dtype lazyarr does not support (complex, object, strings, datetime).
     """
     if isinstance(x, DType):
         return x
-    if x is float:
-        return default_float
+    if x is float:  # the type means float64, as in NumPy and PyTorch (Python float values still make float32)
+        return float64
     if x is int:
         return default_int
     if x is bool:

@@ -53,7 +53,10 @@ def test_cast_accepts_every_dtype_spelling() -> None:
         out = t.cast(spelling)
         assert out.dtype is lazyarr.int32, spelling
     assert_close(t.astype("int32"), np.array([1, -2], dtype=np.int32))
-    assert t.astype(float).dtype is lazyarr.float32  # Python float means lazyarr's default float
+    assert t.astype(float).dtype is lazyarr.float64  # the Python type float is float64, as np.dtype(float)
+    assert Tensor(np.ones(2, np.float32), dtype=float).dtype is lazyarr.float64  # and PyTorch's dtype=float
+    assert Tensor.zeros(2, dtype=float).dtype is lazyarr.float64 and Tensor.zeros(2).dtype is lazyarr.float32
+    assert np.zeros_like(Tensor(np.ones(2, np.int32)), dtype=float).dtype == np.float64
     assert t.astype(int).dtype is lazyarr.int64
     assert t.astype(bool).dtype is lazyarr.bool_
 

@@ -50,6 +50,8 @@ class ReduceMixin:
     def _reduce(self: Tensor, op: Ops, axis: Any, keepdims: bool) -> Tensor:
         keepdims = keepdims_flag(keepdims)
         axes = _axes(axis, self.ndim)
+        if not axes:  # axis=(): the values themselves, in a new array (NumPy), never a view of this one
+            return self.clone()
         out = self._new(self.uop.reduce(op, axes))
         return out if keepdims else out.reshape(tuple(s for i, s in enumerate(self.shape) if i not in axes))
 

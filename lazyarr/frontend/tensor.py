@@ -27,7 +27,6 @@ from lazyarr.frontend.inplace import (
     is_view_of,
     join_views,
     own_buffer,
-    realize_tensors,
     recent,
     stand_in_view,
 )
@@ -35,6 +34,7 @@ from lazyarr.frontend.movement import MovementMixin
 from lazyarr.frontend.ndarray_methods import NdarrayMethodsMixin
 from lazyarr.frontend.nn_ops import NNMixin
 from lazyarr.frontend.numpy_api import NumpyMixin
+from lazyarr.frontend.realisation import realize_tensors
 from lazyarr.frontend.reduce import ReduceMixin
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement

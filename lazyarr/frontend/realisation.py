@@ -94,19 +94,20 @@ def _outside_readers(overwritten: list[UOp], executed: set[UOp]) -> tuple[dict[U
     A version is read from outside when a live tensor holds it or a node made over it through nodes that are not
     computed by this schedule (`executed`), not another overwritten version and not such a clone; the walk goes up
     from each version (`UOp.users`, in the order the nodes were made, so the same program gives the same order)."""
-    stops = executed | set(overwritten)
+    versions = set(overwritten)
+    stops = executed | versions
     snapshots: dict[UOp, UOp] = {}
     clones: list[UOp] = []
     for v in overwritten:
-        if _held_above(v, stops, clones):
+        if _held_above(v, stops, versions, clones):
             snapshots[v] = UOp(Ops.CONTIGUOUS, v.dtype, (v,), "clone")
     return snapshots, clones
 
 
-def _held_above(start: UOp, stops: set[UOp], clones: list[UOp] | None) -> bool:
+def _held_above(start: UOp, stops: set[UOp], versions: set[UOp], clones: list[UOp] | None) -> bool:
     """Whether a live tensor holds `start` or a node made over it without passing a node in `stops` or a lazy clone
-    of an overwritten version (one of `stops` under views); such clones that are themselves held so are appended to
-    `clones` (when given)."""
+    of one of `versions` (under views); such clones that are themselves held so are appended to `clones` (when
+    given)."""
     found = False
     seen: set[UOp] = set()
     stack = [start]
@@ -118,8 +119,8 @@ def _held_above(start: UOp, stops: set[UOp], clones: list[UOp] | None) -> bool:
         if n is not start:
             if n in stops:
                 continue
-            if n.op is Ops.CONTIGUOUS and n.arg == "clone" and strip_movement(n.src[0])[1] in stops:
-                if clones is not None and n not in clones and _held_above(n, stops, None):
+            if n.op is Ops.CONTIGUOUS and n.arg == "clone" and strip_movement(n.src[0])[1] in versions:
+                if clones is not None and n not in clones and _held_above(n, stops, versions, None):
                     clones.append(n)
                 continue
         if not found and holding({n}):

@@ -12,7 +12,7 @@ from typing import Any
 
 from lazyarr.dtypes import DType
 from lazyarr.graph.ops import Ops
-from lazyarr.graph.uop import UOp
+from lazyarr.graph.uop import UOp, toposort
 
 # rewriting a replacement recurses once per level of the graph below it (movement push-down walks to the leaves);
 # Python 3.11 runs Python-to-Python calls without C recursion, so a deep limit is safe here
@@ -106,9 +106,7 @@ def graph_rewrite(root: UOp, pm: PatternMatcher, name: str = "", memo: dict[UOp,
     `name` labels the pass for debugging. `memo` may be shared between calls that rewrite related roots.
     """
     memo = {} if memo is None else memo
-    for node in root.toposort():
-        if node in memo:
-            continue
+    for node in toposort([root], memo):  # a node in memo was rewritten with everything below it
         memo[node] = _rewrite_node(node, pm, memo)
     return memo[root]
 

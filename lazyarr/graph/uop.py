@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -295,8 +296,9 @@ def assign_storage(target: UOp) -> UOp:
     return target
 
 
-def toposort(roots: list[UOp]) -> list[UOp]:
-    """Every node reachable from `roots`, each after all of its sources (iterative: deep graphs don't recurse)."""
+def toposort(roots: list[UOp], stop: Container[UOp] = ()) -> list[UOp]:
+    """Every node reachable from `roots` without passing a node in `stop` (those are left out), each after all of its
+    sources (iterative: deep graphs don't recurse)."""
     order: list[UOp] = []
     seen: set[int] = set()
     for root in roots:
@@ -306,7 +308,7 @@ def toposort(roots: list[UOp]) -> list[UOp]:
             if expanded:
                 order.append(node)
                 continue
-            if id(node) in seen:
+            if id(node) in seen or node in stop:
                 continue
             seen.add(id(node))
             stack.append((node, True))

@@ -332,6 +332,59 @@ def _split_reduce(x: UOp) -> UOp | None:
     return None
 
 
+def _stage_repeated_views(roots: list[UOp]) -> list[UOp]:
+    """`roots` where an elementwise value that one kernel would compute at several positions per element (read
+    through several different views: `x[1:] + x[:-1]`, `x + np.roll(x, 1)`) is stored (CONTIGUOUS) when its
+    operations (see `_view_cost`) times the extra positions exceed RECOMPUTE_MAX_OPS. The push-down of views copies
+    such a value once per view, so a stencil `x = x[1:-1] + x[2:] + x[:-2]` run n times would compute its start at
+    3 ** n positions. Counted from the roots down (users before sources), each view giving its source positions of
+    its own, each reduction one pass of its own; work that several roots share is `_Scheduler._shared_values`'
+    concern."""
+    order = toposort(list(roots))
+    at: dict[UOp, frozenset[Any]] = dict.fromkeys(roots, frozenset((None,)))  # node -> the positions computing it
+    staged: set[UOp] = set()
+    for n in reversed(order):
+        runs = at.get(n, frozenset())
+        if len(runs) > 1 and n.op in GroupOp.ALU and _view_cost(n, RECOMPUTE_MAX_OPS / (len(runs) - 1), staged):
+            staged.add(n)
+        if n in staged or n.op in GroupOp.Leaf or n.op in (Ops.REDUCE, Ops.CONTIGUOUS, Ops.ASSIGN, Ops.COPY):
+            give = frozenset((n,))
+        elif n.op in GroupOp.Movement:
+            give = frozenset((n, r) for r in runs)
+        else:
+            give = runs
+        for src in n.src:
+            at[src] = _union(at.get(src), give)
+    if not staged:
+        return roots
+    memo: dict[UOp, UOp] = {}
+    for n in order:
+        new = UOp(n.op, n.dtype, tuple(memo[s] for s in n.src), n.arg) if n.src else n
+        memo[n] = UOp(Ops.CONTIGUOUS, n.dtype, (new,)) if n in staged else new
+    return [memo[r] for r in roots]
+
+
+def _view_cost(u: UOp, limit: float, staged: set[UOp]) -> bool:
+    """Whether computing `u` takes more than `limit` operations per element (a transcendental counts `_OP_COST`),
+    counting each node once and stopping at leaves, reductions, stored values and `staged` nodes."""
+    ops = 0.0
+    seen: set[UOp] = set()
+    stack = [u]
+    while stack:
+        n = stack.pop()
+        if n in seen or n.op in GroupOp.Leaf or n.op in (Ops.REDUCE, Ops.CONTIGUOUS, Ops.ASSIGN, Ops.COPY):
+            continue
+        if n is not u and n in staged:
+            continue
+        seen.add(n)
+        if n.op in GroupOp.ALU:
+            ops += _OP_COST.get(n.op, 1)
+            if ops > limit:
+                return True
+        stack.extend(n.src)
+    return False
+
+
 def _stage_shared_matmul_operands(roots: list[UOp]) -> list[UOp]:
     """`roots` where a matmul operand computed by work that other computations share (a layer's activation, a
     gradient) is stored (CONTIGUOUS) before it is broadcast into the product: otherwise the push-down of that
@@ -379,6 +432,8 @@ class _Scheduler:
         views = [_root_view(r) for r in roots]
         bases = [graph_rewrite(graph_rewrite(b, symbolic, "symbolic", {}), split_reductions, "split") for _, b in views]
         bases = _stage_shared_matmul_operands(bases)
+        if flag("FUSE"):
+            bases = _stage_repeated_views(bases)
         self.roots = []
         for (chain, _), b in zip(views, bases):
             b = graph_rewrite(graph_rewrite(b, pushdown, "pushdown", memo), symbolic, "symbolic")

@@ -294,3 +294,26 @@ def test_softmax_of_a_costly_value_stays_one_kernel() -> None:
         out = (Tensor(a).tanh() * 3).softmax(1).realize()
     e = np.exp(np.tanh(a) * 3 - (np.tanh(a) * 3).max(1, keepdims=True))
     assert_matches(out, e / e.sum(1, keepdims=True), rtol=1e-5, atol=1e-6)
+
+
+def test_value_read_through_several_views_is_stored_before_it_multiplies() -> None:
+    # x = x[1:-1] + x[2:] + x[:-2] (a stencil) or x + roll(x) in a loop: each view computes x again at other
+    # positions, so one kernel would compute the start at 3 ** n positions; a value read through several views is
+    # stored once that costs more than RECOMPUTE_MAX_OPS (the repeating steps compile once)
+    g = rng.standard_normal((40, 24)).astype(np.float32)
+    programs = {
+        "stencil": lambda x: x[1:-1] * 0.5 + (x[2:] + x[:-2]) * 0.25,
+        "roll": lambda x: x * 0.8 + np.roll(x, 1, 0) * 0.2,
+        "heat": lambda x: np.pad(x[1:-1, 1:-1] + 0.1 * (x[2:, 1:-1] + x[:-2, 1:-1] + x[1:-1, 2:] + x[1:-1, :-2]
+                                                         - 4 * x[1:-1, 1:-1]), 1),
+    }
+    for name, step in programs.items():
+        x, ref = Tensor(g), g.astype(np.float64)
+        steps = 14 if name == "stencil" else 40
+        for _ in range(steps):
+            x, ref = step(x), step(ref)
+        before = lazyarr.stats()
+        assert_matches(x.realize(), ref.astype(np.float32), rtol=1e-4, atol=1e-5)
+        after = lazyarr.stats()
+        made = after.kernels_compiled - before.kernels_compiled + after.disk_cache_hits - before.disk_cache_hits
+        assert 2 <= after.kernels_launched - before.kernels_launched <= steps + 2 and made <= 4, (name, made)

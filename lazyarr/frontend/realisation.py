@@ -123,7 +123,7 @@ def _held_above(start: UOp, stops: set[UOp], versions: set[UOp], clones: list[UO
                 if clones is not None and n not in clones and _held_above(n, stops, versions, None):
                     clones.append(n)
                 continue
-        if not found and holding({n}):
+        if not found and n.held():
             found = True
             if clones is None:
                 return True

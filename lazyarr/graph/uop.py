@@ -78,8 +78,12 @@ class UOp:
         _set_users(self, [])
         _set_holders(self, None)
         ref = _cache[key] = weakref.ref(self, functools.partial(_drop_cached, key))
-        for s in src:
-            _add_ref(s.users, ref)
+        for s in src:  # _add_ref inlined: this runs for every source of every new node
+            users = s.users
+            n = len(users)
+            if n >= 16 and not n & (n - 1):
+                _prune(users)
+            users.append(ref)
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -90,6 +94,10 @@ class UOp:
 
     def __repr__(self) -> str:
         return pretty(self)
+
+    def held(self) -> bool:
+        """Whether a live object registered with `add_holder` still holds this node (as its `uop`)."""
+        return any((h := r()) is not None and h.uop is self for r in self.holders or ())
 
     def add_holder(self, ref: weakref.ref[Any]) -> None:
         """Note that the object behind `ref` holds this node (`holding` finds it while it still does)."""
@@ -191,10 +199,14 @@ def _add_ref(refs: list[weakref.ref[Any]], ref: weakref.ref[Any]) -> None:
     another thread appends meanwhile is never lost (a realisation finds the tensors to repoint through them)."""
     n = len(refs)
     if n >= 16 and not n & (n - 1):
-        with _prune_lock:
-            for i in reversed([i for i, r in enumerate(refs) if r() is None]):
-                del refs[i]
+        _prune(refs)
     refs.append(ref)
+
+
+def _prune(refs: list[weakref.ref[Any]]) -> None:
+    with _prune_lock:
+        for i in reversed([i for i, r in enumerate(refs) if r() is None]):
+            del refs[i]
 
 
 def readers(nodes: list[UOp]) -> set[UOp]:

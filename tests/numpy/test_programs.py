@@ -170,9 +170,12 @@ def test_program_matches_numpy_with_few_kernels(name):
         got = _realize_all(program(*lazy_args))
     print(f"{name}: {calls} NumPy calls, {k['kernels']} lazyarr kernels")
     refs = ref if isinstance(ref, tuple) else (ref,)
+    # a float64 result computed from float32 inputs (kmeans' float32 sums over int64 counts) carries float32
+    # rounding: NumPy's BLAS picks its summation order by the operands' layout and the CPU, lazyarr's does not
+    single = any(isinstance(a, np.ndarray) and a.dtype == np.float32 for a in args)
     for g, r in zip(got, refs):
         assert isinstance(g, Tensor)
-        same(g, r, rtol=2e-5 if np.asarray(r).dtype == np.float32 else None)
+        same(g, r, rtol=2e-5 if single or np.asarray(r).dtype == np.float32 else None)
     assert k["kernels"] == kernels
     assert k["kernels"] < calls
 

@@ -14,7 +14,7 @@ from lazyarr.frontend.inplace import _chain_over, _on, _storage_buffer, own_buff
 from lazyarr.graph.autograd import compute_gradient
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import strip_movement
-from lazyarr.graph.uop import UOp
+from lazyarr.graph.uop import UOp, substitute
 from lazyarr.helpers import JitError
 from lazyarr.kernels.device import Buffer
 
@@ -231,24 +231,18 @@ def _settled(graph: UOp, result: UOp, mapping: dict[UOp, UOp], written: set[Buff
     storage they wrote, older contents by their copies), stamped with the versions of the arrays it reads; stale
     at once when it read the old contents of an array this realisation overwrote without keeping a copy."""
     memo: dict[UOp, UOp] = {}
-    stack: list[tuple[UOp, bool]] = [(graph, False)]
     stale = False
-    while stack:
-        n, expanded = stack.pop()
-        if n in memo:
-            continue
+
+    def computed(n: UOp) -> UOp | None:
+        nonlocal stale
         if n is not graph and n in mapping and mapping[n] is not result:
-            memo[n] = mapping[n]
-        elif n.op is Ops.BUFFER:
+            return mapping[n]
+        if n.op is Ops.BUFFER:
             stale = stale or n.arg in written
-            memo[n] = n
-        elif not expanded:
-            stack.append((n, True))
-            stack.extend((s, False) for s in n.src if s not in memo)
-        else:
-            srcs = tuple(memo[s] for s in n.src)
-            memo[n] = n if srcs == n.src else UOp(n.op, n.dtype, srcs, n.arg)
-    out = memo[graph]
+            return n
+        return None
+
+    out = substitute(graph, memo, computed)
     bufs = {n.arg for n in memo.values() if n.op is Ops.BUFFER}
     bufs.update(n.arg for n in out.toposort() if n.op is Ops.BUFFER)
     own = strip_movement(result)[1]

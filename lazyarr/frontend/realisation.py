@@ -22,7 +22,7 @@ from lazyarr.frontend.inplace import (
 )
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import strip_movement, structure_key
-from lazyarr.graph.uop import UOp, assign_storage, holding, readers
+from lazyarr.graph.uop import UOp, assign_storage, holding, readers, substitute
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.realize import realize_uops
 
@@ -141,25 +141,11 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
     changing = readers(list(mapping))
     memo: dict[UOp, UOp] = {}
 
+    def stop_at(n: UOp) -> UOp | None:  # what stops the rebuild: replaced nodes and at nodes that read no replaced node
+        return mapping[n] if n in mapping else (n if n not in changing else None)
+
     def sub(u: UOp) -> UOp:
-        # iterative post-order that stops at nodes already rewritten for an earlier tensor and at nodes that read no
-        # replaced node
-        stack = [(u, False)]
-        while stack:
-            n, expanded = stack.pop()
-            if n in memo:
-                continue
-            if n in mapping:
-                memo[n] = mapping[n]
-            elif n not in changing:
-                memo[n] = n
-            elif not expanded:
-                stack.append((n, True))
-                stack.extend((s, False) for s in n.src if s not in memo)
-            else:
-                srcs = tuple(memo[s] for s in n.src)
-                memo[n] = n if srcs == n.src else UOp(n.op, n.dtype, srcs, n.arg)
-        return memo[u]
+        return substitute(u, memo, stop_at)
 
     groups: dict[int, _Group] = {}
     for t in holding(changing):

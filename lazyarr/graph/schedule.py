@@ -355,6 +355,11 @@ def _stage_repeated_views(roots: list[UOp]) -> list[UOp]:
             give = runs
         for src in n.src:
             at[src] = _union(at.get(src), give)
+    return _store_staged(roots, order, staged)
+
+
+def _store_staged(roots: list[UOp], order: list[UOp], staged: set[UOp]) -> list[UOp]:
+    """`roots` rebuilt with every node of `staged` stored (wrapped in a CONTIGUOUS); `order` is their toposort."""
     if not staged:
         return roots
     memo: dict[UOp, UOp] = {}
@@ -411,13 +416,7 @@ def _stage_shared_matmul_operands(roots: list[UOp]) -> list[UOp]:
                     # the matrix under the broadcast is no strided view of what it reads (an (N, C, H, W) tensor
                     # read as (N*H*W, C), say): copied to one, so the product can be a BLAS call
                     staged.add(chain[j].src[0])
-    if not staged:
-        return roots
-    memo: dict[UOp, UOp] = {}
-    for n in order:
-        new = UOp(n.op, n.dtype, tuple(memo[s] for s in n.src), n.arg) if n.src else n
-        memo[n] = UOp(Ops.CONTIGUOUS, n.dtype, (new,)) if n in staged else new
-    return [memo[r] for r in roots]
+    return _store_staged(roots, order, staged)
 
 
 # long reductions into few outputs become two reductions (partial results per row of a split axis, then those)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -326,6 +326,28 @@ def toposort(roots: list[UOp], stop: Container[UOp] = ()) -> list[UOp]:
             stack.append((node, True))
             stack.extend((s, False) for s in reversed(node.src) if id(s) not in seen)
     return order
+
+
+def substitute(root: UOp, memo: dict[UOp, UOp], leaf: Callable[[UOp], UOp | None]) -> UOp:
+    """`root` rebuilt from the bottom up: a node for which `leaf` returns a UOp becomes that UOp (its sources are not
+    visited); any other node is rebuilt over its sources' results (the same node when none of them changed). `memo`
+    holds each node's result and is shared by calls that rebuild several roots (iterative: deep graphs don't
+    recurse)."""
+    stack = [(root, False)]
+    while stack:
+        n, expanded = stack.pop()
+        if n in memo:
+            continue
+        if not expanded:
+            if (new := leaf(n)) is not None:
+                memo[n] = new
+                continue
+            stack.append((n, True))
+            stack.extend((s, False) for s in n.src if s not in memo)
+        else:
+            srcs = tuple(memo[s] for s in n.src)
+            memo[n] = n if srcs == n.src else UOp(n.op, n.dtype, srcs, n.arg)
+    return memo[root]
 
 
 def pretty(root: UOp, limit: int = 60) -> str:

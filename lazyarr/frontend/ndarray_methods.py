@@ -1,6 +1,6 @@
 """The `numpy.ndarray` methods NumPy code calls on arrays (mixed into Tensor): `swapaxes`, `cumsum`/`cumprod`,
 `take`, `diagonal`, `trace`, `conj`, `real`/`imag`, `nonzero`, `sort`/`argsort`, `partition`/`argpartition`,
-`searchsorted`, `compress`, `choose`, `fill`, `put`, `flatten`, `view`, `strides`, `flags`, `tobytes`, `tofile`,
+`searchsorted`, `compress`, `choose`, `fill`, `put`, `flat`, `flatten`, `view`, `strides`, `flags`, `tobytes`, `tofile`,
 `dump`/`dumps`.
 
 Each one calls the NumPy function of the same name on the tensor, so it stays lazy where that function has a lazy
@@ -61,6 +61,35 @@ def _dtype_arg(x: Any) -> DType | None:
     if isinstance(x, (tuple, list)) or (hasattr(type(x), "__index__") and not isinstance(x, type)):
         return None
     return dtypes.to_dtype(x)
+
+
+class FlatIter:
+    """`ndarray.flat` of a tensor: its elements in C order whatever its layout. Reading (`t.flat[3]`, `t.flat[2:5]`,
+    a mask or integer array) gives a copy; `t.flat[idx] = values` writes into the tensor (`values` repeated as
+    needed, as `np.put`); iterating yields NumPy scalars."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, t: Tensor) -> None:
+        self.base = t
+
+    def __len__(self) -> int:
+        return self.base.size
+
+    def __iter__(self) -> Any:
+        return iter(self.base.flatten().numpy())
+
+    def __getitem__(self, idx: Any) -> Tensor:
+        return self.base.flatten()[idx]
+
+    def __setitem__(self, idx: Any, values: Any) -> None:
+        np.put(self.base, np.arange(self.base.size)[idx], values)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray(self.base.flatten().numpy(), dtype)
+
+    def copy(self) -> Tensor:
+        return self.base.flatten()
 
 
 class NdarrayMethodsMixin:
@@ -190,6 +219,11 @@ class NdarrayMethodsMixin:
     def put(self: Tensor, indices: Any, values: Any, mode: str = "raise") -> None:
         """`np.put`: in place, set the flattened elements at `indices` to `values` (repeated as needed)."""
         np.put(self, indices, values, mode=mode)
+
+    @property
+    def flat(self: Tensor) -> FlatIter:
+        """`ndarray.flat`: index, assign and iterate the elements in C order (`FlatIter`)."""
+        return FlatIter(self)
 
     def flatten(self: Tensor, start_dim: Any = None, end_dim: Any = None, *, order: Any = "C") -> Tensor:
         """Two libraries' `flatten`, told apart by their arguments.

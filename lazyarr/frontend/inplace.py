@@ -480,6 +480,11 @@ class InplaceMixin:
         """
         with WRITE_LOCK:  # the target is a view of the array as it is now: no other thread writes meanwhile
             check_writable(self)
+            if _whole_mask(self, idx) and np.ndim(value) == 0:
+                # a[mask] = 3 with a mask of a's shape: a select, which needs no mask values now (and works in jit)
+                if self.size:
+                    write(self, self.uop, idx.where(value_for(self, value, strict=False), self).uop)
+                return
             target = _getitem(self, idx, store_data=False)
             v = value_for(target, value, strict=False)
             if target.size == 0:
@@ -540,6 +545,11 @@ class InplaceMixin:
 
     def __imatmul__(self: Tensor, o: Any) -> Tensor:
         return self._inplace("matmul", self @ o)
+
+
+def _whole_mask(t: Tensor, idx: Any) -> bool:
+    """Whether `idx` is a boolean Tensor of t's shape on t's device (`t[idx] = value` selects, element by element)."""
+    return type(idx) is type(t) and idx.dtype is dtypes.bool_ and idx.shape == t.shape and idx.device == t.device
 
 
 def _is_scatter(u: UOp, owner: UOp) -> bool:

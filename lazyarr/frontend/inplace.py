@@ -53,6 +53,10 @@ pending_writes: list[bool] = [False]
 _ref = weakref.ref  # a plain weak reference (no callback) to an object is made once and then shared
 SETS_LOCK = threading.RLock()  # reentrant: a small jit program holds it through its replay, which makes tensors
 _acquire, _release = SETS_LOCK.acquire, SETS_LOCK.release  # prebound: a with-statement costs about 3x more
+# one thread at a time writes into an array or realises (`realisation`): a write reads its array's current base and
+# makes the next one, and a realisation repoints every tensor of the arrays it computes, so interleaved they lost one
+# thread's write or built it on a base the other had just replaced (an AssertionError in `write`)
+WRITE_LOCK = threading.RLock()
 
 
 class IdentitySet:
@@ -459,10 +463,11 @@ class InplaceMixin:
             ValueError: a device mismatch, a shape that does not broadcast, or a read-only destination (a broadcast
                 view, np.diagonal's result).
         """
-        v = value_for(self, x, strict=True)
-        if self.size == 0 or v.uop is self.uop:
-            return self
-        write(self, self.uop, v.uop)
+        with WRITE_LOCK:
+            v = value_for(self, x, strict=True)
+            if self.size == 0 or v.uop is self.uop:
+                return self
+            write(self, self.uop, v.uop)
         return self
 
     def __setitem__(self: Tensor, idx: Any, value: Any) -> None:
@@ -473,16 +478,22 @@ class InplaceMixin:
             IndexError: an out-of-range or invalid index (before anything is written).
             ValueError: a shape that does not broadcast, or a read-only destination (a broadcast view, np.diagonal).
         """
-        check_writable(self)
-        target = _getitem(self, idx, store_data=False)
-        v = value_for(target, value, strict=False)
-        if target.size == 0:
-            return
-        if _is_scatter(target.uop, self.uop):
-            lvalue, value = _peel_scatter(target.uop, v.uop)
-            write(self, lvalue, _last_write_wins(self, lvalue, value))
-        elif v.uop is not target.uop:
-            write(target, target.uop, v.uop)
+        with WRITE_LOCK:  # the target is a view of the array as it is now: no other thread writes meanwhile
+            check_writable(self)
+            if _whole_mask(self, idx) and np.ndim(value) == 0:
+                # a[mask] = 3 with a mask of a's shape: a select, which needs no mask values now (and works in jit)
+                if self.size:
+                    write(self, self.uop, idx.where(value_for(self, value, strict=False), self).uop)
+                return
+            target = _getitem(self, idx, store_data=False)
+            v = value_for(target, value, strict=False)
+            if target.size == 0:
+                return
+            if _is_scatter(target.uop, self.uop):
+                lvalue, value = _peel_scatter(target.uop, v.uop)
+                write(self, lvalue, _last_write_wins(self, lvalue, value))
+            elif v.uop is not target.uop:
+                write(target, target.uop, v.uop)
 
     def _inplace(self: Tensor, name: str, result: Tensor) -> Tensor:
         """Store `result` (this tensor op something) back into this tensor with NumPy's in-place casting rules
@@ -534,6 +545,11 @@ class InplaceMixin:
 
     def __imatmul__(self: Tensor, o: Any) -> Tensor:
         return self._inplace("matmul", self @ o)
+
+
+def _whole_mask(t: Tensor, idx: Any) -> bool:
+    """Whether `idx` is a boolean Tensor of t's shape on t's device (`t[idx] = value` selects, element by element)."""
+    return type(idx) is type(t) and idx.dtype is dtypes.bool_ and idx.shape == t.shape and idx.device == t.device
 
 
 def _is_scatter(u: UOp, owner: UOp) -> bool:

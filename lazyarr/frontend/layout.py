@@ -50,6 +50,11 @@ def _contiguous(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
     return True
 
 
+def c_contiguous(t: Tensor) -> bool:
+    """`t.flags.c_contiguous`, without the other flags."""
+    return _contiguous(t.shape, element_strides(t))
+
+
 def memory_order(t: Tensor) -> tuple[int, ...]:
     """t's dims from the largest stride in magnitude to the smallest, as NumPy's iterator orders them for 'K': an
     insertion sort in which a stride of 0 (a broadcast dim) compares with nothing, so it keeps its place. Each dim is

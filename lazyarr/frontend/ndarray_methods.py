@@ -1,6 +1,6 @@
 """The `numpy.ndarray` methods NumPy code calls on arrays (mixed into Tensor): `swapaxes`, `cumsum`/`cumprod`,
 `take`, `diagonal`, `trace`, `conj`, `real`/`imag`, `nonzero`, `sort`/`argsort`, `partition`/`argpartition`,
-`searchsorted`, `compress`, `choose`, `fill`, `put`, `flatten`, `view`, `strides`, `flags`, `tobytes`, `tofile`,
+`searchsorted`, `compress`, `choose`, `fill`, `put`, `flat`, `flatten`, `view`, `strides`, `flags`, `tobytes`, `tofile`,
 `dump`/`dumps`.
 
 Each one calls the NumPy function of the same name on the tensor, so it stays lazy where that function has a lazy
@@ -22,7 +22,7 @@ import numpy as np
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.frontend.inplace import mark_readonly
-from lazyarr.frontend.layout import Flags, byte_strides, order_axes
+from lazyarr.frontend.layout import Flags, byte_strides, c_contiguous, order_axes
 from lazyarr.helpers import normalize_axis, prod
 
 if TYPE_CHECKING:
@@ -61,6 +61,35 @@ def _dtype_arg(x: Any) -> DType | None:
     if isinstance(x, (tuple, list)) or (hasattr(type(x), "__index__") and not isinstance(x, type)):
         return None
     return dtypes.to_dtype(x)
+
+
+class FlatIter:
+    """`ndarray.flat` of a tensor: its elements in C order whatever its layout. Reading (`t.flat[3]`, `t.flat[2:5]`,
+    a mask or integer array) gives a copy; `t.flat[idx] = values` writes into the tensor (`values` repeated as
+    needed, as `np.put`); iterating yields NumPy scalars."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, t: Tensor) -> None:
+        self.base = t
+
+    def __len__(self) -> int:
+        return self.base.size
+
+    def __iter__(self) -> Any:
+        return iter(self.base.flatten().numpy())
+
+    def __getitem__(self, idx: Any) -> Tensor:
+        return self.base.flatten()[idx]
+
+    def __setitem__(self, idx: Any, values: Any) -> None:
+        np.put(self.base, np.arange(self.base.size)[idx], values)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray(self.base.flatten().numpy(), dtype)
+
+    def copy(self) -> Tensor:
+        return self.base.flatten()
 
 
 class NdarrayMethodsMixin:
@@ -191,6 +220,11 @@ class NdarrayMethodsMixin:
         """`np.put`: in place, set the flattened elements at `indices` to `values` (repeated as needed)."""
         np.put(self, indices, values, mode=mode)
 
+    @property
+    def flat(self: Tensor) -> FlatIter:
+        """`ndarray.flat`: index, assign and iterate the elements in C order (`FlatIter`)."""
+        return FlatIter(self)
+
     def flatten(self: Tensor, start_dim: Any = None, end_dim: Any = None, *, order: Any = "C") -> Tensor:
         """Two libraries' `flatten`, told apart by their arguments.
 
@@ -212,8 +246,10 @@ class NdarrayMethodsMixin:
         return self.reshape(*self.shape[:s], prod(self.shape[s : e + 1]), *self.shape[e + 1 :])
 
     def ravel(self: Tensor, order: Any = "C") -> Tensor:
-        """`ndarray.ravel`: the values as 1-D in the index `order` of `flatten`, a view where one is possible."""
-        return self.permute(order_axes(self, order)).reshape(-1)
+        """`ndarray.ravel`: the values as 1-D in the index `order` of `flatten`: a view of a tensor whose elements lie
+        contiguous in that order, else a copy (NumPy's rule, stricter than reshape's: `a[:, 0].ravel()` is a copy)."""
+        ordered = self.permute(order_axes(self, order))
+        return ordered.reshape(-1) if c_contiguous(ordered) else ordered.reshape(-1).clone()
 
     def view(self: Tensor, *shape: Any, dtype: Any = None, type: Any = None) -> Tensor:  # noqa: A002 (NumPy's)
         """Two libraries' `view`: of a shape, of a dtype, or of nothing.

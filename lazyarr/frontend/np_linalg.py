@@ -174,8 +174,12 @@ def _einsum(*operands: Any, out: Any = None, optimize: Any = False, **kwargs: An
         labelled.append((t, labels))
     ell = [f"...{-n_ell + i}" for i in range(n_ell)]
     if "->" in spec:
+        out_spec = _parse_spec(outs)
+        if n_ell and _ELL not in out_spec:  # NumPy sums over no broadcast dimension, even one of size 1
+            raise ValueError("output has more dimensions than subscripts given in einstein sum, but no '...' "
+                             "ellipsis provided to broadcast the extra dimensions.")
         out_labels = []
-        for lab in _parse_spec(outs):
+        for lab in out_spec:
             if lab == _ELL:
                 out_labels += ell
                 continue

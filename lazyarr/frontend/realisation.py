@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from lazyarr.frontend.inplace import (
     _ASSIGN,
     _BUFFER,
+    WRITE_LOCK,
     _Group,
     _storage_buffer,
     group_of,
@@ -36,12 +37,13 @@ def realize_tensors(tensors: Iterable[Tensor]) -> None:
     todo = [t for t in tensors if not is_realized(t.uop)]
     if not todo:
         return
-    devices = dict.fromkeys(t.device for t in todo)
-    if len(devices) == 1:
-        _realize_on(todo[0].device, todo)
-        return
-    for device in devices:
-        _realize_on(device, [t for t in todo if t.device == device])
+    with WRITE_LOCK:  # (another thread's write or realisation would change the arrays this one repoints)
+        devices = dict.fromkeys(t.device for t in todo)
+        if len(devices) == 1:
+            _realize_on(todo[0].device, todo)
+            return
+        for device in devices:
+            _realize_on(device, [t for t in todo if t.device == device])
 
 
 def _realize_on(device: str, tensors: list[Tensor]) -> None:

@@ -252,7 +252,8 @@ class CapturedProgram:
         self.small_gemms = False  # all its matmuls are small: a replay runs BLAS on SMALL_BLAS_THREADS threads
         self.gemm_kernels = 0  # kernels that call BLAS
         self.segments: list[Any] = []  # Driver objects and _Steps, in launch order
-        self.table = np.zeros(len(sizes) and max(sizes) + 1, dtype=np.int64)
+        # every changing slot has a row, also an input no kernel reads (a replay writes each input's pointer)
+        self.table = np.zeros(max(self.n_changing, len(sizes) and max(sizes) + 1), dtype=np.int64)
         devices = {b.device for b in self.fixed} | {dev for _, _, dev in self.out_specs}
         # the batched driver is for CPU kernels; other devices (and JIT=2) replay through a loop over the launches
         self.mode = 1 if flag("JIT") == 1 and devices <= {"CPU"} else 2

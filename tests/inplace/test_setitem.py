@@ -3,11 +3,13 @@ values are cast and broadcast like NumPy; bad indices raise IndexError before an
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
 import pytest
 
+import lazyarr
 from lazyarr import Tensor
 from tests.helpers import assert_matches, kernel_count
 
@@ -222,3 +224,55 @@ def test_writes_into_a_fancy_indexing_copy_change_only_that_copy(name: str, real
     got = COPY_WRITES[name](x)
     assert_matches(got, expected)
     assert_matches(x, a)
+
+
+def test_writes_from_two_threads_into_disjoint_rows() -> None:
+    # each thread writes its own row (no data race, as in NumPy): every write lands, none raises
+    n = 200
+    src = Tensor(np.arange(2 * n, dtype=np.float64).reshape(2, n))
+    out = Tensor(np.zeros((2, n)))
+    errors: list[BaseException] = []
+
+    def fill(row: int) -> None:
+        try:
+            for i in range(n):
+                out[row, i] = src[row, i] * 2
+                if i % 50 == 0:
+                    out.realize()
+        except BaseException as e:  # reported below, in the test's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=fill, args=(row,)) for row in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    np.testing.assert_array_equal(out.numpy(), np.arange(2 * n, dtype=np.float64).reshape(2, n) * 2)
+
+
+@pytest.mark.parametrize("value", [0, np.nan, 2.5, np.float32(-1), "1.5", None])
+def test_mask_of_the_whole_array_with_one_value_is_a_select(value: Any) -> None:
+    # a[a > 5] = value reads no mask values now: it is lazy, and a jitted function may do it
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    t, ref = Tensor(a.copy()), a.copy()
+    view, ref_view = t.T, ref.T
+    t[t > 5] = value
+    ref[ref > 5] = value
+    view[view < 2] = value
+    ref_view[ref_view < 2] = value
+    assert_matches(t, ref)
+    assert_matches(view, ref_view)
+    with pytest.raises(ValueError, match="read-only"):
+        t[0].expand(3, 4)[Tensor(np.ones((3, 4), bool))] = 1.0
+
+    @lazyarr.jit
+    def zero_large(x: Tensor) -> Tensor:
+        x[x > 5] = 0
+        return x * 2
+
+    for i in range(4):
+        x, want = Tensor(a + i), a + i
+        want[want > 5] = 0
+        assert_matches(zero_large(x), want * 2)
+        assert_matches(x, want)

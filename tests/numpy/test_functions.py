@@ -268,6 +268,8 @@ def test_out_numpy_and_keepdims_variants():
     (lambda t: np.dot(t, t), ValueError, "not aligned"),
     (lambda t: np.einsum("ij,jk->ik", t, t), ValueError, "could not be broadcast"),
     (lambda t: np.einsum("ii->i", t), ValueError, "collapsing index"),
+    (lambda t: np.einsum("...->", t), ValueError, "no '...' ellipsis provided"),
+    (lambda t: np.einsum("i...->", t[:, :1]), ValueError, "no '...' ellipsis provided"),
     (lambda t: np.take(t, [12]), IndexError, "out of bounds"),
     (lambda t: np.take(t, np.array([1.0])), TypeError, "according to the rule 'same_kind'"),
     (lambda t: np.take(t, [np.nan]), ValueError, "NaN"),

@@ -279,6 +279,23 @@ def test_strides_flags_and_orders_of_views_match_numpy(layout):
         assert_matches(t, ref)
 
 
+@pytest.mark.parametrize("layout", [*LAYOUTS, "column", "strided 1-d"])
+def test_ravel_is_a_view_exactly_where_numpys_is(layout):
+    """ravel views its input only where it lies contiguous in the order asked for, as NumPy's: a write to the result
+    reaches the input exactly when it does in NumPy (`a[:, 0].ravel()` is a copy, though a reshape would be a view)."""
+    make = {"column": lambda a: a[:, :, 0], "strided 1-d": lambda a: a.reshape(-1)[::3], **LAYOUTS}[layout]
+    for order in ("C", "F", "A", "K"):
+        a = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+        base = Tensor(a.copy())
+        ref, t = make(a), make(base)
+        ref_flat, flat = ref.ravel(order), t.ravel(order)
+        if ref.size:
+            ref_flat[0] = flat[0] = -1.0
+        assert_matches(flat, ref_flat)
+        assert_matches(t, ref)
+        assert_matches(base, a)
+
+
 def test_flags_ownership_writeability_and_lazy_layout():
     """OWNDATA is False for a view of another tensor's array, True for a tensor made from data or computed;
     WRITEABLE is False for a diagonal and a bit view; a lazy value reports C order (np.asarray's layout); flags are
@@ -301,3 +318,25 @@ def test_flags_ownership_writeability_and_lazy_layout():
         t.view(np.int32)[0] = 1
     with pytest.raises(ValueError, match="same itemsize"):
         t.view(np.float64)
+
+
+def test_flat_reads_writes_and_iterates_in_c_order_as_numpy():
+    """`t.flat`: reads are copies in C order, writes reach the tensor (values repeated as np.put) whatever its
+    layout, iteration and len as NumPy's; out-of-range indices raise IndexError."""
+    a = np.arange(12, dtype=np.float64).reshape(3, 4)
+    base = Tensor(a.copy())
+    ref, t = a.T[:, ::2], base.T[:, ::2]
+    for idx in (3, slice(1, 5), [0, 5, 2], np.arange(8) % 3 == 0, Ellipsis):
+        assert_matches(t.flat[idx], ref.flat[idx])
+    ref.flat[1:4] = [7.0, 8.0]
+    t.flat[1:4] = [7.0, 8.0]
+    ref.flat[-1] = -1.0
+    t.flat[-1] = -1.0
+    assert_matches(t, ref)
+    assert_matches(base, a)
+    assert [float(x) for x in t.flat] == [float(x) for x in ref.flat] and len(t.flat) == len(ref.flat)
+    assert_matches(np.asarray(t.flat), np.asarray(ref.flat))
+    with pytest.raises(IndexError):
+        t.flat[8] = 0.0
+    with pytest.raises(IndexError):
+        t.flat[8]

@@ -4,6 +4,7 @@ and saving/loading state dicts to `.npz` (NumPy) and `.safetensors` files.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections import OrderedDict
@@ -97,10 +98,19 @@ def load(path: str | os.PathLike[str]) -> OrderedDict[str, Tensor]:
         return OrderedDict((k, Tensor(f[k])) for k in f.files)
 
 
+def _safetensors(module: str, name: str) -> Any:
+    """`name` from the optional `safetensors` package; ImportError saying how to install it (or to use .npz)."""
+    try:
+        return getattr(importlib.import_module(module), name)
+    except ImportError as e:
+        raise ImportError("reading or writing .safetensors files needs the safetensors package (pip install "
+                          "safetensors); a path ending in .npz needs nothing more") from e
+
+
 def safe_save(state: dict[str, Any], path: str | os.PathLike[str]) -> None:
     """Write a state dict as a safetensors file (needs the `safetensors` package); the key order is kept in the
     file's metadata."""
-    from safetensors.numpy import save_file  # optional dependency
+    save_file = _safetensors("safetensors.numpy", "save_file")
 
     arrays = {k: np.asarray(v, order="C") for k, v in _arrays(state).items()}
     save_file(arrays, str(path), metadata={ORDER_KEY: json.dumps(list(arrays))})
@@ -109,7 +119,7 @@ def safe_save(state: dict[str, Any], path: str | os.PathLike[str]) -> None:
 def safe_load(path: str | os.PathLike[str]) -> OrderedDict[str, Tensor]:
     """Read a safetensors file as Tensors (needs the `safetensors` package), in the saved key order when the file
     records one."""
-    from safetensors import safe_open  # optional dependency
+    safe_open = _safetensors("safetensors", "safe_open")
 
     with safe_open(str(path), framework="np") as f:
         keys = list(f.keys())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -106,6 +107,17 @@ def test_save_load_round_trip(tmp_path: Path, suffix: str) -> None:
     net.eval()
     fresh.eval()
     np.testing.assert_array_equal(fresh(x).numpy(), net(x).numpy())
+
+
+def test_safetensors_missing_says_how_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "safetensors", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "safetensors.numpy", None)
+    with pytest.raises(ImportError, match="pip install safetensors"):
+        state.save({"w": Tensor(np.ones(3, np.float32))}, tmp_path / "w.safetensors")
+    with pytest.raises(ImportError, match="pip install safetensors"):
+        state.load(tmp_path / "w.safetensors")
+    state.save({"w": Tensor(np.arange(3, dtype=np.float32))}, tmp_path / "w.npz")  # .npz needs nothing more
+    np.testing.assert_array_equal(state.load(tmp_path / "w.npz")["w"].numpy(), np.arange(3, dtype=np.float32))
 
 
 def test_plain_object_state() -> None:

@@ -50,6 +50,9 @@ FLAGS: dict[str, Flag] = {
         Flag("LLVM", int, 1, "1: CPU kernels that are plain elementwise float loops are built as LLVM IR and "
              "compiled with llvmlite alone (no Numba: a cold first call in a fraction of a second); 0: every kernel "
              "through Numba (same results)."),
+        Flag("VECTOR_WIDTH", int, 0, "Vector width in bits LLVM is asked to prefer in the CPU kernels built as LLVM "
+             "IR (see LLVM): 0 automatic (512 on a host with AVX-512, where LLVM's own default is 256; else LLVM's "
+             "default), 128, 256 or 512. Same results either way; Numba-built kernels keep Numba's choice."),
         Flag("NULL", int, 0, "1: schedule and render kernels but do not compile or run them (kernel counting)."),
         Flag("JIT", int, 1, "0: @lazyarr.jit runs functions eagerly; 1: capture and replay (CPU: one batched native "
              "driver per replay); 2: replay with a Python loop over the captured launches."),

@@ -141,6 +141,8 @@ class Program:
     # the launch it is lowered for moves at least `STREAM_MIN_BYTES`, too much to stay in the cache: a renderer may
     # store with non-temporal stores (render_llvm does; the values are the same either way)
     stream: bool = False
+    # the vector width in bits render_llvm asks LLVM to prefer (render_llvm.vector_width; 0: LLVM's default)
+    vector_width: int = 0
 
 
 @dataclass

@@ -72,7 +72,7 @@ class _KernelCache(dict):  # type: ignore[type-arg]
         _plans.clear()
 
 
-_kernels: dict[tuple[ScheduleItem, tuple[int, ...], str, bool], CompiledKernel] = _KernelCache()
+_kernels: dict[tuple[ScheduleItem, tuple[int, ...], str, str, int], CompiledKernel] = _KernelCache()
 
 
 def _out_slot(out: UOp) -> int:
@@ -84,7 +84,7 @@ def _out_slot(out: UOp) -> int:
 def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = "CPU") -> CompiledKernel:
     """Lower, render and compile `item` for `device` (cached by the item, its buffers' sizes and the device)."""
     blas = runtime_numba.blas_route() if device == "CPU" else ""
-    key = (item, buffer_sizes, device, blas)
+    key = (item, buffer_sizes, device, blas, flag("VECTOR_WIDTH"))
     if key in _kernels:
         return _kernels[key]
     outs = {_out_slot(o): o for o in item.outputs}
@@ -99,7 +99,9 @@ def get_kernel(item: ScheduleItem, buffer_sizes: tuple[int, ...], device: str = 
     else:
         low = lower(item, blas=blas)
         # (only for kernels render_llvm builds: for others the flag would only split the kernel cache)
-        low.program.stream = out_bytes + in_bytes >= STREAM_MIN_BYTES and render_llvm.supports(low.program)
+        if render_llvm.supports(low.program):
+            low.program.stream = out_bytes + in_bytes >= STREAM_MIN_BYTES
+            low.program.vector_width = render_llvm.vector_width()
         source = render_numba.render(low.program, "kernel")
         fn = None if flag("NULL") else runtime_numba.compile_source(source, low.program)
         if flag("CUDA_CHECK"):
@@ -208,7 +210,7 @@ def realize_uops(roots: list[UOp], device: str = "CPU",
     for b in inputs:
         if b.device != device:
             raise ValueError(f"a computation on {device} reads a tensor on {b.device}; move it with .to({device!r})")
-    plan_key = (key, device, flag("FUSE"), flag("VERIFY"), flag("BLAS"))
+    plan_key = (key, device, flag("FUSE"), flag("VERIFY"), flag("BLAS"), flag("VECTOR_WIDTH"))
     plan = _plans.get(plan_key) if flag("SCHEDULE_CACHE") else None
     if plan is None:
         norm, norm_inputs = normalize(roots)

@@ -24,6 +24,7 @@ from typing import Any
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.graph.ops import Ops
+from lazyarr.helpers import flag
 from lazyarr.kernels import helper_ir, native
 from lazyarr.kernels.lower import Instr, Loop, Program, Stmt, Store
 from lazyarr.kernels.render_numba import (
@@ -50,6 +51,35 @@ STREAM_ALIGN = 64  # bytes: a cache line
 # object code and compile time stay smaller)
 INTERLEAVE = 2
 STREAM_BLOCK = 128  # a multiple of the widest vector loop step (16 lanes x 8 interleaved), so no scalar tail runs
+
+
+VECTOR_WIDTHS = (0, 128, 256, 512)
+
+
+@functools.cache
+def _host_has_avx512() -> bool:
+    """Whether this CPU runs AVX-512F, as NumPy's own dispatch found (a warm-cache call never loads LLVM)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features  # NumPy 2
+    except ImportError:
+        try:
+            from numpy.core._multiarray_umath import __cpu_features__ as features  # NumPy 1.26
+        except ImportError:
+            return False
+    return bool(features.get("AVX512F", False))
+
+
+def vector_width() -> int:
+    """The vector width in bits the kernels built here ask LLVM to prefer (`LAZYARR_VECTOR_WIDTH`; 0: LLVM's default
+    for the host). Automatic: 512 on a host with AVX-512, where LLVM's default is 256 (a Black-Scholes kernel in L2
+    on one thread 1.2-1.6x faster on a 2-core Emerald Rapids; `benchmarks/bench_vector_width.py`). Raises
+    ValueError for a width other than 0, 128, 256 or 512."""
+    width = flag("VECTOR_WIDTH")
+    if width not in VECTOR_WIDTHS:
+        raise ValueError(f"LAZYARR_VECTOR_WIDTH={width}: use 0 (automatic), 128, 256 or 512")
+    if width == 0 and platform.machine() in ("x86_64", "AMD64") and _host_has_avx512():
+        return 512
+    return width
 
 
 class UnsupportedError(Exception):
@@ -136,6 +166,8 @@ class _Builder:
         self.used: set[str] = set()
         self.retslot: dict[str, Any] = {}
         self.streaming = False  # stores are non-temporal (set while `streamed` builds its aligned middle loop)
+        # the alignment the streamed middle loop's stores claim: one vector of the preferred width (see `streamed`)
+        self.stream_claim = 64 if prog.vector_width == 512 else 32
         self.loops = 0  # loop IDs made (loop_id)
 
     # ---- types and values ----
@@ -254,7 +286,7 @@ class _Builder:
                 dt = self.prog.buf_dtypes[s.buf]
                 p = self.b.gep(self.bufs[s.buf], [self.value(s.index)], source_etype=self.ty(dt))
                 if self.streaming:  # the aligned middle of a streamed loop: see `streamed`
-                    st = self.b.store(self.value(s.src), p, align=STREAM_ALIGN // 2)
+                    st = self.b.store(self.value(s.src), p, align=self.stream_claim)
                     st.set_metadata("nontemporal", self.module.add_metadata([self.ir.Constant(self.i32, 1)]))
                 else:
                     self.b.store(self.value(s.src), p)
@@ -340,10 +372,11 @@ class _Builder:
         value is the same either way; only how it reaches memory differs. A launch whose stored buffers are not
         equally aligned uses plain stores only.
 
-        The middle loop's scalar stores claim 32-byte alignment: LLVM only vectorises a loop with non-temporal stores
-        it can emit as aligned vector stores, and takes their alignment from the scalar store. The claim holds for
-        every vector store (the middle starts on a cache line and steps by whole vectors); no scalar iteration of it
-        runs, since its trip count is a multiple of STREAM_BLOCK, which every vector step divides."""
+        The middle loop's scalar stores claim the alignment of one vector (32 bytes, 64 where 512-bit vectors are
+        preferred): LLVM only vectorises a loop with non-temporal stores it can emit as aligned vector stores, and
+        takes their alignment from the scalar store. The claim holds for every vector store (the middle starts on a
+        cache line and steps by whole vectors); no scalar iteration of it runs, since its trip count is a multiple of
+        STREAM_BLOCK, which every vector step divides."""
         size = self.stream_itemsize(loop)
         if not size:
             return self.counted(lo, hi, body, carried)
@@ -488,7 +521,14 @@ class _Builder:
     def build(self) -> str:
         self.stmts(self.prog.body)
         self.b.ret(self.ir.Constant(self.i32, 0))
-        return str(self.module)
+        text = str(self.module)
+        if self.prog.vector_width:  # a string attribute, which llvmlite's IR builder cannot attach
+            head = f'define i32 @"{native.ENTRY}"('
+            at = text.index(head)
+            end = text.index(")\n{", at) + 1
+            text = text[:end] + " #0" + text[end:] + \
+                f'\nattributes #0 = {{ "prefer-vector-width"="{self.prog.vector_width}" }}\n'
+        return text
 
 
 def build_ir(prog: Program) -> tuple[str, list[str]]:

@@ -723,6 +723,7 @@ class _Renderer:
             "",
             f"SIGNATURE = types.void({', '.join(sig_parts)})",
             *(["# large output: render_llvm's build streams its stores (Program.stream)"] if p.stream else []),
+            *([f"# render_llvm's build prefers {p.vector_width}-bit vectors"] if p.vector_width else []),
             "",
             "",
             '@njit(SIGNATURE, nogil=True, cache=True, error_model="numpy", boundscheck=False)',

@@ -396,12 +396,15 @@ def test_link_folders_of_killed_processes_are_removed(tmp_path: object) -> None:
     assert sorted(p.name for p in links.iterdir()) == ["running"]
 
 
-def _streamed_runs(fn: Callable[..., Tensor], hosts: list[list[np.ndarray]], llvm: int) -> list[np.ndarray]:
+def _streamed_runs(fn: Callable[..., Tensor], hosts: list[list[np.ndarray]], llvm: int,
+                   width: int = 0) -> list[np.ndarray]:
     """fn's results on each input list, every launch treated as a large one (`Program.stream`) and split over 2
-    threads in uneven chunks, kernels compiled by render_llvm (llvm=1) or Numba (0) once for all the lists."""
+    threads in uneven chunks, kernels compiled by render_llvm (llvm=1, preferring `width`-bit vectors) or Numba (0)
+    once for all the lists."""
     realize._kernels.clear()
     runtime_numba._compiled.clear()
-    with pytest.MonkeyPatch.context() as mp, la.Context(LLVM=llvm, NATIVE=0, PARALLEL_MIN=1, NUM_THREADS=2):
+    with pytest.MonkeyPatch.context() as mp, \
+            la.Context(LLVM=llvm, NATIVE=0, PARALLEL_MIN=1, NUM_THREADS=2, VECTOR_WIDTH=width):
         mp.setattr(realize, "STREAM_MIN_BYTES", 0)
         outs = [fn(*(Tensor(h) for h in hs)).numpy() for hs in hosts]
         assert isinstance(next(iter(runtime_numba._compiled.values())), NativeKernel) == bool(llvm)
@@ -419,6 +422,36 @@ def test_streamed_stores_give_the_numba_kernels_bits(dtype: type) -> None:
             got, want = _streamed_runs(fn, hosts, 1), _streamed_runs(fn, hosts, 0)
         for g, w in zip(got, want):
             np.testing.assert_array_equal(g.view(f"u{g.itemsize}"), w.view(f"u{w.itemsize}"), err_msg=name)
+
+
+@pytest.mark.skipif(not helper_ir.available(), reason="the shipped helper IR is for another Numba/llvmlite version")
+@pytest.mark.parametrize("width", [128, 256, 512])
+def test_every_vector_width_gives_the_numba_kernels_bits(width: int) -> None:
+    # 512-bit vectors where the host has them (the automatic choice there), else the widest it has: the same values,
+    # streamed stores included (they claim one vector's alignment)
+    hosts = [_inputs(n, np.float32, n == 1537) for n in (127, 1537, 4096 + 17)]
+    for name in ("chain", "option_prices", "tanh_erf", "select"):
+        fn = EXPRESSIONS[name]
+        with np.errstate(all="ignore"):
+            got, want = _streamed_runs(fn, hosts, 1, width), _streamed_runs(fn, hosts, 0)
+            plain = [_run(fn, hs, 1)[0] for hs in hosts] if width == 512 else []
+        for g, w in zip(got + plain, want + want):
+            np.testing.assert_array_equal(g.view("u4"), w.view("u4"), err_msg=name)
+
+
+def test_vector_width_attribute_and_bad_widths() -> None:
+    x = Tensor(np.ones(300, np.float32))
+    for width, attribute in ((256, '"prefer-vector-width"="256"'), (512, '"prefer-vector-width"="512"')):
+        with la.Context(VECTOR_WIDTH=width):
+            norm, _ = normalize([(x.exp() + 1).uop])
+            program = lower(schedule(norm).items[0]).program
+            program.vector_width = render_llvm.vector_width()
+            ir_text, _ = render_llvm.build_ir(program)
+        assert program.vector_width == width and ir_text.count(attribute) == 1
+    with la.Context(VECTOR_WIDTH=7), pytest.raises(ValueError, match="VECTOR_WIDTH=7"):
+        render_llvm.vector_width()
+    with la.Context(VECTOR_WIDTH=100), pytest.raises(ValueError, match="VECTOR_WIDTH=100"):
+        (x * 3).exp().numpy()
 
 
 def _two_outputs(a: Tensor, b: Tensor, c: Tensor, d: Tensor) -> Tensor:

@@ -19,12 +19,24 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Flag:
-    """One environment flag: its name (read as ``LAZYARR_<name>``), type, default and meaning."""
+    """One environment flag: its name (read as ``LAZYARR_<name>``), type, default, meaning and, where only some
+    values are valid, those."""
 
     name: str
     kind: type
     default: Any
     doc: str
+    choices: tuple[Any, ...] = ()
+
+    def parse(self, raw: Any, shown: Any) -> Any:
+        """`raw` as this flag's type; ValueError (naming the flag and `shown`) for a value it cannot take."""
+        try:
+            value = self.kind(raw)
+        except ValueError as e:
+            raise ValueError(f"LAZYARR_{self.name}={shown!r} is not a valid {self.kind.__name__}") from e
+        if self.choices and value not in self.choices:
+            raise ValueError(f"LAZYARR_{self.name}={shown!r}: use one of {', '.join(map(str, self.choices))}")
+        return value
 
 
 FLAGS: dict[str, Flag] = {
@@ -52,7 +64,8 @@ FLAGS: dict[str, Flag] = {
              "through Numba (same results)."),
         Flag("VECTOR_WIDTH", int, 0, "Vector width in bits LLVM is asked to prefer in the CPU kernels built as LLVM "
              "IR (see LLVM): 0 automatic (512 on a host with AVX-512, where LLVM's own default is 256; else LLVM's "
-             "default), 128, 256 or 512. Same results either way; Numba-built kernels keep Numba's choice."),
+             "default), 128, 256 or 512. Same results either way; Numba-built kernels keep Numba's choice.",
+             (0, 128, 256, 512)),
         Flag("NULL", int, 0, "1: schedule and render kernels but do not compile or run them (kernel counting)."),
         Flag("JIT", int, 1, "0: @lazyarr.jit runs functions eagerly; 1: capture and replay (CPU: one batched native "
              "driver per replay); 2: replay with a Python loop over the captured launches."),
@@ -97,10 +110,7 @@ def env_flag(name: str) -> Any:
     raw = os.environ.get(f"LAZYARR_{name}")
     if raw is None or raw == "":
         return spec.default
-    try:
-        return spec.kind(raw)
-    except ValueError as e:
-        raise ValueError(f"LAZYARR_{name}={raw!r} is not a valid {spec.kind.__name__}") from e
+    return spec.parse(raw, raw)
 
 
 def flag(name: str) -> Any:
@@ -117,13 +127,14 @@ class Context:
 
     Raises:
         KeyError: for a flag name lazyarr does not know.
+        ValueError: for a value the flag cannot take (e.g. VECTOR_WIDTH=64).
     """
 
     def __init__(self, **overrides: Any) -> None:
         for name in overrides:
             if name not in FLAGS:
                 raise KeyError(f"unknown flag {name!r}; known flags: {', '.join(FLAGS)}")
-        self.overrides = {k: FLAGS[k].kind(v) for k, v in overrides.items()}
+        self.overrides = {k: FLAGS[k].parse(v, v) for k, v in overrides.items()}
 
     def __enter__(self) -> Context:
         with _open_lock:

@@ -166,8 +166,17 @@ def _record_history(mapping: dict[UOp, UOp], written: set[Buffer]) -> None:
         return
     for graph, result in mapping.items():
         if graph.op is not Ops.ASSIGN and graph is not result and graph not in leaves and \
-                result.op is not Ops.ASSIGN and result not in _old_versions and _reaches_leaf(graph, leaves):
+                result.op is not Ops.ASSIGN and result not in _old_versions and _reaches_leaf(graph, leaves) and \
+                not _reads_own_result(graph, result):
             _history[result] = _settled(graph, result, mapping, written)
+
+
+def _reads_own_result(graph: UOp, result: UOp) -> bool:
+    """Whether `result` is a view of an array `graph` reads (the graph folded to one of its inputs, e.g. `x * 1`):
+    gradients already reach through it, and remembering `graph` under it would make the value its own history (a
+    backward recursed until RecursionError)."""
+    base = strip_movement(result)[1]
+    return base.op is Ops.BUFFER and any(n is base for n in graph.toposort())
 
 
 realize_hooks.append(_record_history)

@@ -567,8 +567,14 @@ class ElementwiseMixin:
         return self if self.dtype.is_bool else (self <= 0).where(0, self)
 
     def sigmoid(self: Tensor) -> Tensor:
-        """1 / (1 + exp(-x))."""
-        return self._in_f32(lambda x: 1 / (1 + (-x).exp()))
+        """1 / (1 + exp(-x)), and exp(x) / (1 + exp(x)) for negative x: exp(-x) overflowing there (below -88.7 in
+        float32) made the gradient inf / inf**2 = NaN."""
+        def form(x: Tensor) -> Tensor:
+            pos = x >= 0
+            e = pos.where(-x, x).exp()
+            r = 1 / (1 + e)
+            return pos.where(r, e * r)
+        return self._in_f32(form)
 
     def silu(self: Tensor) -> Tensor:
         """x * sigmoid(x)."""
@@ -583,8 +589,13 @@ class ElementwiseMixin:
         return (x > 0).where(x, x * neg_slope)
 
     def softplus(self: Tensor, beta: float = 1.0) -> Tensor:
-        """log(1 + exp(beta * x)) / beta."""
-        return self._in_f32(lambda x: (x * beta).exp().log1p() * (1 / beta))
+        """log(1 + exp(beta * x)) / beta, as (max(bx, 0) + log1p(exp(-|bx|))) / beta: exp(bx) overflowing (bx above
+        88.7 in float32) gave inf, not x."""
+        def form(x: Tensor) -> Tensor:
+            bx = x * beta
+            pos = bx >= 0
+            return (pos.where(bx, 0) + pos.where(-bx, bx).exp().log1p()) * (1 / beta)
+        return self._in_f32(form)
 
     def lerp(self: Tensor, end: Any, weight: Any) -> Tensor:
         return self + (end - self) * weight

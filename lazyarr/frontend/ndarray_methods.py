@@ -234,7 +234,7 @@ class NdarrayMethodsMixin:
         that is not a str, ValueError for another string.
         PyTorch's `flatten(start_dim=0, end_dim=-1)` (a dim given): dims start_dim..end_dim merged into one, a view
         where a reshape is one (torch's flatten may return the original, a view or a copy). AxisError for a dim out
-        of range.
+        of range, ValueError when start_dim comes after end_dim.
         """
         if isinstance(start_dim, str) or (start_dim is None and end_dim is None):
             axes = order_axes(self, start_dim if isinstance(start_dim, str) else order)
@@ -243,6 +243,8 @@ class NdarrayMethodsMixin:
         if self.ndim == 0:
             return self.reshape(1)
         s, e = normalize_axis(start_dim, self.ndim), normalize_axis(end_dim, self.ndim)
+        if s > e:
+            raise ValueError(f"flatten(): start_dim ({start_dim}) cannot come after end_dim ({end_dim})")
         return self.reshape(*self.shape[:s], prod(self.shape[s : e + 1]), *self.shape[e + 1 :])
 
     def ravel(self: Tensor, order: Any = "C") -> Tensor:

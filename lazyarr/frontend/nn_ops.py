@@ -126,6 +126,8 @@ class NNMixin:
                 raise ValueError(f"invalid padding string {padding!r}, should be one of 'valid' or 'same'")
         else:
             pads = [(p, p) for p in pair(padding, name="padding")]
+            if min(pads)[0] < 0:
+                raise ValueError(f"conv2d: negative padding {padding} is not supported")
         # the input is stored first: each of the kernel's kH*kW views re-reads it, which must not recompute it; so
         # is its gradient (col2im, a sum of kH*kW padded views), rather than recomputed through the views of the
         # layer before (a pooling's blocks, say: index divisions for every term)
@@ -248,7 +250,10 @@ class NNMixin:
 
     def avg_pool2d(self: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                    count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
-        """2-D average pooling over the last two axes (PyTorch's `F.avg_pool2d`, same divisor rules)."""
+        """2-D average pooling over the last two axes (PyTorch's `F.avg_pool2d`, same divisor rules; ValueError for a
+        divisor_override of 0)."""
+        if divisor_override is not None and divisor_override == 0:
+            raise ValueError("avg_pool2d: divisor must be not zero")
         x = self if self.dtype.is_float else self.cast(dtypes.default_float)
         blocks = x._pool_blocks(kernel_size, stride, padding, 1, ceil_mode, 0.0)
         if blocks is not None:  # windows that tile the input: one sum over the block axes
@@ -341,10 +346,12 @@ class NNMixin:
     def embedding(self: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
         """Rows of `weight` (num, dim) picked by the integer indices in self: shape self.shape + (dim,).
 
-        Rows at `padding_idx` get no gradient (PyTorch). IndexError for indices out of range.
+        Rows at `padding_idx` get no gradient (PyTorch). IndexError for indices out of range, negative ones too
+        (checked when the indices are stored data, as for class targets).
         """
         if not self.dtype.is_int:
             raise TypeError(f"embedding indices must be integers, got {self.dtype.name}")
+        _check_targets(self, weight.shape[0], None, "Index")
         out = weight[self]
         if padding_idx is None:
             return out
@@ -352,11 +359,13 @@ class NNMixin:
         return (self != pad).unsqueeze(-1).where(out, out.detach())
 
     def one_hot(self: Tensor, num_classes: int = -1) -> Tensor:
-        """int64 one-hot encoding along a new last axis (PyTorch's `F.one_hot`)."""
+        """int64 one-hot encoding along a new last axis (PyTorch's `F.one_hot`); IndexError for a class outside
+        [0, num_classes) (checked when the classes are stored data, as for class targets)."""
         if not self.dtype.is_int:
             raise TypeError(f"one_hot is only applicable to index tensors, got {self.dtype.name}")
         if num_classes < 0:
             num_classes = int(self.max().item()) + 1 if self.size else 0
+        _check_targets(self, num_classes, None, "Class")
         classes = new_tensor(self, UOp(Ops.IOTA, dtypes.int64, (), num_classes))
         return (self.unsqueeze(-1).cast(dtypes.int64) == classes).cast(dtypes.int64)
 
@@ -469,9 +478,22 @@ class NNMixin:
         return _reduce_loss(loss, reduction)
 
     def binary_cross_entropy(self: Tensor, target: Any, weight: Any = None, reduction: str = "mean") -> Tensor:
-        """Binary cross entropy of probabilities self (PyTorch's `F.binary_cross_entropy`; logs clamped at -100)."""
+        """Binary cross entropy of probabilities self (PyTorch's `F.binary_cross_entropy`; logs clamped at -100).
+
+        The gradient is PyTorch's (x - y) / max(x * (1 - x), 1e-12): where x * (1 - x) < 1e-12 (x at or next to 0
+        or 1) the loss is the clamped value with that gradient (the clamped logs' own is 0 * inf = NaN at 0 and 1).
+        ValueError when target's shape is not self's."""
         y = _as_tensor(self, target).cast(self.dtype)
-        loss = -(y * self.log().maximum(-100) + (1 - y) * (1 - self).log().maximum(-100))
+        if y.shape != self.shape:
+            raise ValueError(f"Using a target size ({y.shape}) that is different to the input size ({self.shape})")
+        x = self.detach()
+        clamped = -(y * x.log().maximum(-100) + (1 - y) * (1 - x).log().maximum(-100))
+        inside = x * (1 - x) >= 1e-12
+        safe = inside.where(self, 0.5)
+        exact = -(y * safe.log() + (1 - y) * (1 - safe).log())
+        # (self - x) is 0: the value stays `clamped`, the gradient is PyTorch's
+        edge = clamped + (self - x) * ((x - y) / 1e-12).detach()
+        loss = inside.where(exact, edge)
         if weight is not None:
             loss = loss * weight
         return _reduce_loss(loss, reduction)
@@ -511,17 +533,19 @@ def _as_tensor(like: Tensor, x: Any) -> Tensor:
     return x if isinstance(x, type(like)) else type(like)(x, device=like.device)
 
 
-def _check_targets(target: Tensor, n_classes: int, ignore_index: int) -> None:
-    """IndexError for class indices out of range, when they are stored data (no kernel, no JIT capture running)."""
+def _check_targets(target: Tensor, n_classes: int, ignore_index: int | None, what: str = "Target") -> None:
+    """IndexError for class indices out of range (`ignore_index` aside), when they are stored data (no kernel, no JIT
+    capture running)."""
     chain_ok = target.uop
     while chain_ok.op in (Ops.RESHAPE, Ops.PERMUTE, Ops.SHRINK, Ops.EXPAND, Ops.FLIP, Ops.STRIDE, Ops.DETACH):
         chain_ok = chain_ok.src[0]
     if chain_ok.op is not Ops.BUFFER or capturing or target.size == 0:
         return
     vals = target.numpy()
-    bad = vals[(vals != ignore_index) & ((vals < 0) | (vals >= n_classes))]
+    out = (vals < 0) | (vals >= n_classes)
+    bad = vals[out if ignore_index is None else out & (vals != ignore_index)]
     if bad.size:
-        raise IndexError(f"Target {int(bad.flat[0])} is out of bounds for {n_classes} classes")
+        raise IndexError(f"{what} {int(bad.flat[0])} is out of bounds for {n_classes} classes")
 
 
 __all__ = ["NNMixin", "shifted_views", "pair"]

@@ -333,3 +333,20 @@ def test_lazy_reader_of_realised_intermediate_keeps_its_gradient_after_a_write()
     h.numpy()
     (y + x).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 2 * np.cos(2 * A) + 1, rtol=1e-5)
+
+
+
+@pytest.mark.parametrize("make, grad", [
+    (lambda x: x * 1, lambda a: np.full_like(a, 3.0)),
+    (lambda x: x.T * 1, lambda a: np.full_like(a, 3.0)),
+    (lambda x: x[1:] * 1, lambda a: np.where(np.arange(2)[:, None] >= 1, 3.0, 0.0) + 0 * a),
+    (lambda x: x.exp().realize() * 1, lambda a: 3 * np.exp(a)),
+], ids=["x*1", "x.T*1", "x[1:]*1", "realised_exp*1"])
+def test_backward_through_a_realised_value_that_folded_to_its_input(make, grad) -> None:  # noqa: ANN001
+    # x * 1 realises to a view of an array it reads: remembering x * 1 under that view made backward recurse until
+    # RecursionError
+    x = Tensor(A, requires_grad=True)
+    a = make(x)
+    a.numpy()
+    (a * 3).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), grad(A), rtol=1e-12)

@@ -243,3 +243,39 @@ def test_dropout_train_and_eval() -> None:
     drop.eval()
     assert drop(x) is x
     assert (drop.train()(x).numpy() != y).any()  # a new draw each call
+
+
+def test_binary_cross_entropy_at_zero_and_one_has_torchs_gradient() -> None:
+    # the clamped logs' own gradient was 0 * inf = NaN at probabilities 0 and 1
+    p = np.array([0, 1, 0.5, 1, 0, 1e-13, 1 - 6e-8, 0.3], np.float32)
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 0.2], np.float32)
+    compare(lambda x: F.binary_cross_entropy(x, Tensor(y), weight=Tensor(y + 1)),
+            lambda x: TF.binary_cross_entropy(x, torch.tensor(y), weight=torch.tensor(y + 1)), p, rtol=1e-5, atol=0)
+    with pytest.raises(ValueError, match="target size"):
+        F.binary_cross_entropy(Tensor(p.reshape(2, 4)), Tensor(y[:2].reshape(2, 1)))
+
+
+EXTREMES = np.array([-1e4, -200, -89, -88, -20, -1, 0, 1, 20, 88, 89, 200, 1e4], np.float32)
+
+
+@pytest.mark.parametrize("name", ["sigmoid", "silu", "softplus", "bce_sigmoid"])
+def test_activations_at_extreme_inputs(name: str) -> None:
+    # sigmoid's gradient was NaN below -88.7 (exp(-x) overflowed); Tensor.softplus was inf above 88.7
+    fns = {"sigmoid": (Tensor.sigmoid, torch.sigmoid), "silu": (Tensor.silu, TF.silu),
+           "softplus": (lambda x: x.softplus(), TF.softplus),
+           "bce_sigmoid": (lambda x: F.binary_cross_entropy(x.sigmoid(), Tensor(EXTREMES > 0).float()),
+                           lambda x: TF.binary_cross_entropy(x.sigmoid(), torch.tensor(EXTREMES > 0).float()))}
+    compare(*fns[name], EXTREMES, rtol=1e-5, atol=1e-8)
+
+
+def test_bad_arguments_raise_like_torch() -> None:
+    x = Tensor(f32(1, 2, 4, 4))
+    with pytest.raises(ValueError, match="negative padding"):
+        F.conv2d(x, Tensor(f32(3, 2, 3, 3)), padding=-1)
+    with pytest.raises(ValueError, match="divisor"):
+        F.avg_pool2d(x, 2, divisor_override=0)
+    with pytest.raises(IndexError, match="-1 is out of bounds"):
+        nn.Embedding(4, 3)(Tensor(np.array([0, -1])))
+    for classes in ([0, 3], [0, -1]):
+        with pytest.raises(IndexError, match="out of bounds for 3 classes"):
+            F.one_hot(Tensor(np.array(classes)), 3)

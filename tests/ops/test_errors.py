@@ -196,3 +196,10 @@ def test_other_numpy_errors() -> None:
         t.pad(((1, 1),))
     with pytest.raises(ValueError, match="slice step cannot be zero"):
         t[::0]
+
+
+def test_flatten_start_after_end_raises() -> None:
+    # PyTorch's RuntimeError; it used to insert a new axis of size 1: (3, 4) -> (3, 1, 4)
+    with pytest.raises(ValueError, match="start_dim"):
+        _t().flatten(1, 0)
+    assert _t().flatten(1, 1).shape == (3, 4) and _t().flatten(-2, 1).shape == (12,)

@@ -22,6 +22,7 @@ import pytest
 import lazyarr as la
 from lazyarr import Tensor
 from lazyarr.graph.schedule import normalize, schedule
+from lazyarr.helpers import env_flag
 from lazyarr.kernels import helper_ir, realize, render_llvm, runtime_numba
 from lazyarr.kernels.lower import Store, lower
 from lazyarr.kernels.native import NativeKernel
@@ -448,10 +449,21 @@ def test_vector_width_attribute_and_bad_widths() -> None:
             program.vector_width = render_llvm.vector_width()
             ir_text, _ = render_llvm.build_ir(program)
         assert program.vector_width == width and ir_text.count(attribute) == 1
-    with la.Context(VECTOR_WIDTH=7), pytest.raises(ValueError, match="VECTOR_WIDTH=7"):
-        render_llvm.vector_width()
-    with la.Context(VECTOR_WIDTH=100), pytest.raises(ValueError, match="VECTOR_WIDTH=100"):
-        (x * 3).exp().numpy()
+    for bad in (7, 100, -128, "wide"):  # refused when the Context is made, before anything runs
+        with pytest.raises(ValueError, match="VECTOR_WIDTH="):
+            la.Context(VECTOR_WIDTH=bad)
+
+
+def test_bad_vector_width_in_the_environment_raises_for_any_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    # an integer kernel is not built as LLVM IR: a bad width used to pass unnoticed there
+    monkeypatch.setenv("LAZYARR_VECTOR_WIDTH", "64")
+    env_flag.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="LAZYARR_VECTOR_WIDTH='64': use one of 0, 128, 256, 512"):
+            (Tensor(np.arange(5)) * 2).numpy()
+    finally:
+        monkeypatch.undo()
+        env_flag.cache_clear()
 
 
 def _two_outputs(a: Tensor, b: Tensor, c: Tensor, d: Tensor) -> Tensor:

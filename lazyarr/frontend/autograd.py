@@ -164,11 +164,44 @@ def _record_history(mapping: dict[UOp, UOp], written: set[Buffer]) -> None:
     leaves = _grad_leaf_uops()
     if not leaves:
         return
+    writes = []
     for graph, result in mapping.items():
-        if graph.op is not Ops.ASSIGN and graph is not result and graph not in leaves and \
-                result.op is not Ops.ASSIGN and result not in _old_versions and _reaches_leaf(graph, leaves) and \
-                not _reads_own_result(graph, result):
+        if graph.op is Ops.ASSIGN:
+            writes.append((graph, result))
+        elif graph is not result and graph not in leaves and result.op is not Ops.ASSIGN and \
+                result not in _old_versions and _reaches_leaf(graph, leaves) and not _reads_own_result(graph, result):
             _history[result] = _settled(graph, result, mapping, written)
+    # after the others: a copy of a storage's old contents made now must not find the writes' graph under it
+    for graph, result in writes:
+        if graph not in leaves and result.op is not Ops.ASSIGN and result not in _history and \
+                _reaches_leaf(graph, leaves):
+            _remember_writes(graph, result, mapping, written, leaves)
+
+
+def _remember_writes(graph: UOp, result: UOp, mapping: dict[UOp, UOp], written: set[Buffer],
+                     leaves: dict[UOp, list[Tensor]]) -> None:
+    """Remember the graph of realised in-place writes under their result (`h = x * 2; h[0, 1] = 5; h.numpy()`: h
+    keeps the gradient of the elements the writes kept, as in PyTorch), when the writes went into storage of no leaf
+    and no remembered graph. The graph reads that storage as the array it writes into, where `with_history` keeps it
+    as it is (what the writes did not overwrite is still there); a graph that also reads the storage's old contents
+    elsewhere (`h[1] = h[0] * x`, h computed before) is remembered as stale, so a backward through it raises
+    InplaceModifiedError instead of losing the gradient."""
+    node = graph
+    while node.op is Ops.ASSIGN:
+        node = strip_movement(node.src[0])[1]
+    storage = node
+    if storage.op is not Ops.BUFFER or storage in leaves or storage in _old_versions or \
+            strip_movement(result)[1] is not storage or any(b is storage.arg for b in _leaf_buffers()) or \
+            any(strip_movement(k)[1] is storage for k in list(_history.keys())):
+        return
+    nodes = graph.toposort()
+    # the storage and views of it (not of a write into it): the graph may read them only as what a write writes into
+    bare = {n for n in nodes if strip_movement(n)[1] is storage}
+    if any(s in bare and not (i == 0 and (n.op is Ops.ASSIGN or n in bare))
+           for n in nodes for i, s in enumerate(n.src)):
+        _history[result] = _Entry(None, (), "an array written in place was read before the write")
+        return
+    _history[result] = _settled(graph, result, mapping, written - {storage.arg})
 
 
 def _reads_own_result(graph: UOp, result: UOp) -> bool:
@@ -180,6 +213,12 @@ def _reads_own_result(graph: UOp, result: UOp) -> bool:
 
 
 realize_hooks.append(_record_history)
+
+
+def _leaf_buffers() -> list[Buffer]:
+    """The storage of every leaf that requires grad (a write into it is the leaf's own business, not a history)."""
+    return [b for t in list(_leaves.values()) if t._requires_grad and t._group is not None
+            and (b := t._group.buffer) is not None]
 
 
 def _note_old_versions(mapping: dict[UOp, UOp]) -> None:
@@ -197,8 +236,7 @@ def _note_old_versions(mapping: dict[UOp, UOp]) -> None:
             copies.append((storage, result))
     if not copies:
         return
-    leaf_bufs = {id(b) for t in list(_leaves.values()) if t._requires_grad and t._group is not None
-                 and (b := t._group.buffer) is not None}
+    leaf_bufs = {id(b) for b in _leaf_buffers()}
     for storage, result in copies:
         if id(storage) in leaf_bufs:
             _old_versions[result] = weakref.ref(storage)
@@ -288,8 +326,10 @@ def forget_history() -> None:
             _history[key] = _Entry(None, (), why)
 
 
-def with_history(root: UOp) -> UOp:
-    """`root` with each realised value that has a remembered graph replaced by that graph (recursively).
+def with_history(root: UOp, expanding: frozenset[UOp] = frozenset()) -> UOp:
+    """`root` with each realised value that has a remembered graph replaced by that graph (recursively). Inside the
+    graph of a value, the value itself stays as it is (`expanding`): the graph of in-place writes reads the storage
+    it wrote into (see `_remember_writes`).
 
     Raises:
         InplaceModifiedError: a remembered graph read an array that has been written in place since.
@@ -298,7 +338,7 @@ def with_history(root: UOp) -> UOp:
         return root
     memo: dict[UOp, UOp] = {}
     for node in root.toposort():
-        entry = _history.get(node)
+        entry = _history.get(node) if node not in expanding else None
         if entry is not None:
             why = entry.stale()
             if why is not None:
@@ -306,7 +346,7 @@ def with_history(root: UOp) -> UOp:
                     raise JitError(why)
                 raise InplaceModifiedError(_STALE_MSG.format(what=why))
             assert entry.graph is not None
-            memo[node] = with_history(entry.graph)
+            memo[node] = with_history(entry.graph, expanding | {node})
             continue
         if node.op is Ops.ASSIGN and (rewritten := _assign_over_history(node, memo)) is not None:
             memo[node] = rewritten

@@ -322,6 +322,48 @@ def test_realised_intermediate_written_in_place_after_use(index: tuple, realise_
         np.testing.assert_allclose(x.grad.numpy(), 2 * np.cos(2 * A) * new + np.sin(2 * A) * dnew, rtol=1e-5)
 
 
+def _written_then_realised(x: Tensor) -> Tensor:
+    h = x * 2
+    h[0, 1] = 5.0  # a write into a value never computed before
+    h.numpy()
+    z = Tensor(np.zeros((2, 3)))
+    z.numpy()
+    z[1] = x[0].exp()  # a write into a computed array that has no gradient of its own
+    z.numpy()
+    return h.softmax(-1) + z.softmax(-1) * h
+
+
+def test_values_written_in_place_then_realised_keep_their_gradient() -> None:
+    # the graph of the writes is remembered under the result: h = x * 2; h[0, 1] = 5; h.numpy() lost h's gradient
+    # (x.grad silently missed it), as did z after z[1] = exp(x[0]); z.numpy()
+    w = rng.standard_normal((2, 3))
+    x = Tensor(A, requires_grad=True)
+    out = _written_then_realised(x)
+    assert out.requires_grad
+    (out * Tensor(w)).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), _numeric_grad(_written_then_realised, A, w), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("row", [0, 1])
+def test_realised_write_that_read_what_it_overwrote_raises(row: int) -> None:
+    # z[row] = z[0] * x[0] read z's old contents; once computed they are gone (PyTorch raises here too)
+    x = Tensor(A, requires_grad=True)
+    z = Tensor(np.ones((2, 3)))
+    z.numpy()
+    z[row] = z[0] * x[0]
+    z.numpy()
+    with pytest.raises(RuntimeError, match=STALE):
+        z.sum().backward()
+    z2 = Tensor(np.ones((2, 3)))
+    z2.numpy()
+    z2[row] = z2[0] * x[0]
+    x.grad = None
+    z2.sum().backward()  # not computed: the old contents are still read lazily
+    want = np.zeros_like(A)
+    want[0] = 1.0
+    np.testing.assert_allclose(x.grad.numpy(), want, rtol=1e-12)
+
+
 def test_lazy_reader_of_realised_intermediate_keeps_its_gradient_after_a_write() -> None:
     # y reads h lazily; h (realised) is then overwritten: y keeps a copy of h's old contents, and the copy still
     # carries h's gradient back to x

@@ -28,14 +28,14 @@ class Flag:
     doc: str
     choices: tuple[Any, ...] = ()
 
-    def parse(self, raw: Any, shown: Any) -> Any:
-        """`raw` as this flag's type; ValueError (naming the flag and `shown`) for a value it cannot take."""
+    def parse(self, raw: Any) -> Any:
+        """`raw` as this flag's type; ValueError (naming the flag and `raw`) for a value it cannot take."""
         try:
             value = self.kind(raw)
         except ValueError as e:
-            raise ValueError(f"LAZYARR_{self.name}={shown!r} is not a valid {self.kind.__name__}") from e
+            raise ValueError(f"LAZYARR_{self.name}={raw!r} is not a valid {self.kind.__name__}") from e
         if self.choices and value not in self.choices:
-            raise ValueError(f"LAZYARR_{self.name}={shown!r}: use one of {', '.join(map(str, self.choices))}")
+            raise ValueError(f"LAZYARR_{self.name}={raw!r}: use one of {', '.join(map(str, self.choices))}")
         return value
 
 
@@ -110,7 +110,7 @@ def env_flag(name: str) -> Any:
     raw = os.environ.get(f"LAZYARR_{name}")
     if raw is None or raw == "":
         return spec.default
-    return spec.parse(raw, raw)
+    return spec.parse(raw)
 
 
 def flag(name: str) -> Any:
@@ -134,7 +134,7 @@ class Context:
         for name in overrides:
             if name not in FLAGS:
                 raise KeyError(f"unknown flag {name!r}; known flags: {', '.join(FLAGS)}")
-        self.overrides = {k: FLAGS[k].parse(v, v) for k, v in overrides.items()}
+        self.overrides = {k: FLAGS[k].parse(v) for k, v in overrides.items()}
 
     def __enter__(self) -> Context:
         with _open_lock:

@@ -173,8 +173,7 @@ def _record_history(mapping: dict[UOp, UOp], written: set[Buffer]) -> None:
             _history[result] = _settled(graph, result, mapping, written)
     # after the others: a copy of a storage's old contents made now must not find the writes' graph under it
     for graph, result in writes:
-        if graph not in leaves and result.op is not Ops.ASSIGN and result not in _history and \
-                _reaches_leaf(graph, leaves):
+        if graph not in leaves and result.op is not Ops.ASSIGN and _reaches_leaf(graph, leaves):
             _remember_writes(graph, result, mapping, written, leaves)
 
 

@@ -162,7 +162,7 @@ class _Builder:
         self.retslot: dict[str, Any] = {}
         self.streaming = False  # stores are non-temporal (set while `streamed` builds its aligned middle loop)
         # the alignment the streamed middle loop's stores claim: one vector of the preferred width (see `streamed`)
-        self.stream_claim = 64 if prog.vector_width == 512 else 32
+        self.stream_claim = STREAM_ALIGN if prog.vector_width == 512 else STREAM_ALIGN // 2
         self.loops = 0  # loop IDs made (loop_id)
 
     # ---- types and values ----

@@ -10,7 +10,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from lazyarr.frontend.inplace import _chain_over, _on, _storage_buffer, own_buffer, realize_hooks
+from lazyarr.frontend.inplace import _chain_over, _on, _storage_buffer, hold, own_buffer, realize_hooks
 from lazyarr.graph.autograd import compute_gradient
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import strip_movement
@@ -464,6 +464,7 @@ class AutogradMixin:
                 self._group = None
             if not _is_storage(self.uop):
                 self.uop = self.clone().realize().uop
+                hold(self)
             own_buffer(self)
         self._requires_grad = True
         _leaves[id(self)] = self

@@ -78,7 +78,7 @@ class UOp:
         _set_users(self, [])
         _set_holders(self, None)
         ref = _cache[key] = weakref.ref(self, functools.partial(_drop_cached, key))
-        for s in src:  # _add_ref inlined: this runs for every source of every new node
+        for s in src:  # this runs for every source of every new node
             users = s.users
             n = len(users)
             if n >= 16 and not n & (n - 1):
@@ -100,11 +100,18 @@ class UOp:
         return any((h := r()) is not None and h.uop is self for r in self.holders or ())
 
     def add_holder(self, ref: weakref.ref[Any]) -> None:
-        """Note that the object behind `ref` holds this node (`holding` finds it while it still does)."""
-        if self.holders is None:
+        """Note that the object behind `ref` holds this node (`holding` finds it while it still does). At 16, 32,
+        64, ... entries the ones that no longer count are dropped first: dead objects, objects that hold another
+        node now, and repeats (a tensor written in place in a loop comes back to the same node each step, and
+        `held` would scan one entry per step)."""
+        holders = self.holders
+        if holders is None:
             _set_holders(self, [ref])
-        else:
-            _add_ref(self.holders, ref)
+            return
+        n = len(holders)
+        if n >= 16 and not n & (n - 1):
+            _prune_holders(self, holders)
+        holders.append(ref)
 
     # ---- properties ----
     @property
@@ -193,19 +200,29 @@ _set_op, _set_dtype, _set_src, _set_arg, _set_shape, _set_users, _set_holders = 
 _prune_lock = threading.Lock()
 
 
-def _add_ref(refs: list[weakref.ref[Any]], ref: weakref.ref[Any]) -> None:
-    """Append `ref`; at 16, 32, 64, ... entries first drop the dead ones (a node read by every step of a loop keeps
-    about twice its live users). Dead entries are deleted by index, last first, by one thread at a time, so an entry
-    another thread appends meanwhile is never lost (a realisation finds the tensors to repoint through them)."""
-    n = len(refs)
-    if n >= 16 and not n & (n - 1):
-        _prune(refs)
-    refs.append(ref)
-
-
 def _prune(refs: list[weakref.ref[Any]]) -> None:
+    """Drop the dead entries of a `users` list (UOp.__new__ calls it at 16, 32, 64, ... entries: a node read by every
+    step of a loop keeps about twice its live users). Entries are deleted by index, last first, by one thread at a
+    time, so an entry another thread appends meanwhile is never lost (a realisation finds the tensors to repoint
+    through them)."""
     with _prune_lock:
         for i in reversed([i for i, r in enumerate(refs) if r() is None]):
+            del refs[i]
+
+
+def _prune_holders(node: UOp, refs: list[weakref.ref[Any]]) -> None:
+    """Drop the entries of `node.holders` whose object is dead, holds another node or is listed earlier. An object
+    given `node` again meanwhile in another thread is appended again after that (`inplace.hold`), and entries are
+    deleted by index, last first, so that entry is never lost."""
+    with _prune_lock:
+        seen: set[int] = set()
+        drop = []
+        for i, r in enumerate(refs):
+            if (h := r()) is None or h.uop is not node or id(r) in seen:
+                drop.append(i)
+            else:
+                seen.add(id(r))
+        for i in reversed(drop):
             del refs[i]
 
 

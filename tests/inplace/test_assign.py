@@ -203,3 +203,20 @@ def test_kernel_counts() -> None:
             w -= lr * g
         w.realize()
     assert_matches(w, F - 4 * np.float32(lr) * INTS.astype(np.float32), rtol=1e-5)
+
+
+def test_write_loop_keeps_holders_bounded() -> None:
+    """`x += 1` realised 300 times: each step puts x back on its storage node; the node's holder list is swept of
+    repeats and stale entries (a realisation scans it, so an unbounded list made each step slower than the last),
+    and a view taken before the loop still sees the writes."""
+    a = np.arange(16, dtype=np.float32)
+    x = Tensor(a.copy())
+    v = x[2:5]
+    for _ in range(300):
+        x += 1
+        x.realize()
+    np.testing.assert_array_equal(x.numpy(), a + 300)
+    np.testing.assert_array_equal(v.numpy(), a[2:5] + 300)
+    holders = x.uop.holders or []
+    assert len(holders) < 64, len(holders)
+    assert any(r() is x for r in holders)

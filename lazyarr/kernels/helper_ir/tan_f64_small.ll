@@ -3,7 +3,7 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v199B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v200B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEd = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v89B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v90B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v94B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
@@ -75,25 +75,25 @@ B0.endif.endif.endif:
   %.62.i = fadd double %.10.i, %.61.i
   %.63.i = fadd double %.57.i, %.62.i
   %.104 = fcmp oeq double %arg.x0, 0.000000e+00
-  br i1 %.104, label %common.ret, label %B23484
+  br i1 %.104, label %common.ret, label %B23388
 
-B23484:                                           ; preds = %B0.endif.endif.endif
+B23388:                                           ; preds = %B0.endif.endif.endif
   %0 = bitcast double %.6.i to i64
   %.122 = and i64 %0, 1
   %.125.not = icmp eq i64 %.122, 0
-  br i1 %.125.not, label %B23506.endif, label %B23494
+  br i1 %.125.not, label %B23410.endif, label %B23398
 
-B23494:                                           ; preds = %B23484
+B23398:                                           ; preds = %B23388
   %.128 = fneg double %.63.i
   %.135 = fdiv double %.128, %.60.i
   br label %common.ret
 
-common.ret:                                       ; preds = %B23494, %B23506.endif, %B0.endif.endif.endif
-  %tan_f64_small_v200__vphi152_0.3.0 = phi double [ %.146, %B23506.endif ], [ %.135, %B23494 ], [ %arg.x0, %B0.endif.endif.endif ]
-  store double %tan_f64_small_v200__vphi152_0.3.0, ptr %retptr, align 8
+common.ret:                                       ; preds = %B23398, %B23410.endif, %B0.endif.endif.endif
+  %tan_f64_small_v201__vphi152_0.3.0 = phi double [ %.146, %B23410.endif ], [ %.135, %B23398 ], [ %arg.x0, %B0.endif.endif.endif ]
+  store double %tan_f64_small_v201__vphi152_0.3.0, ptr %retptr, align 8
   ret i32 0
 
-B23506.endif:                                     ; preds = %B23484
+B23410.endif:                                     ; preds = %B23388
   %.146 = fdiv double %.60.i, %.63.i
   br label %common.ret
 }

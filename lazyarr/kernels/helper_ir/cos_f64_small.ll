@@ -52,9 +52,9 @@ B0.endif:
   %.49 = and i64 %0, 1
   %.50.not = icmp eq i64 %.49, 0
   %.6.i4 = fmul double %.6.i15.i, %.6.i15.i
-  br i1 %.50.not, label %B22730, label %B22698
+  br i1 %.50.not, label %B22874, label %B22842
 
-B22698:                                           ; preds = %B0.endif
+B22842:                                           ; preds = %B0.endif
   %.7.i2 = fmul double %.6.i15.i, %.6.i4
   %.40.i = tail call double @llvm.fmuladd.f64(double %.6.i4, double 0x3DE5D8DF42784D24, double 0xBE5AE5E544DC03FA)
   %.42.i = tail call double @llvm.fmuladd.f64(double %.40.i, double %.6.i4, double 0x3EC71DE35600DDAC)
@@ -69,7 +69,7 @@ B22698:                                           ; preds = %B0.endif
   %.60.i = fadd double %.6.i15.i, %.59.i
   br label %common.ret
 
-B22730:                                           ; preds = %B0.endif
+B22874:                                           ; preds = %B0.endif
   %.7.i5 = fmul double %.6.i4, 5.000000e-01
   %.8.i = fsub double 1.000000e+00, %.7.i5
   %.9.i = fsub double 1.000000e+00, %.8.i
@@ -87,8 +87,8 @@ B22730:                                           ; preds = %B0.endif
   %.63.i = fadd double %.8.i, %.62.i
   br label %common.ret
 
-common.ret:                                       ; preds = %B22698, %B22730
-  %cos_f64_small_v193__vphi114_0.2.0.in.sroa.speculated = phi double [ %.60.i, %B22698 ], [ %.63.i, %B22730 ]
+common.ret:                                       ; preds = %B22842, %B22874
+  %cos_f64_small_v193__vphi114_0.2.0.in.sroa.speculated = phi double [ %.60.i, %B22842 ], [ %.63.i, %B22874 ]
   %.128 = add nsw i64 %0, 1
   %.131 = and i64 %.128, 2
   %.132.not = icmp eq i64 %.131, 0

@@ -52,9 +52,9 @@ B0.endif:
   %.53 = and i64 %0, 1
   %.54.not = icmp eq i64 %.53, 0
   %.6.i3 = fmul double %.6.i15.i, %.6.i15.i
-  br i1 %.54.not, label %B10885, label %B10853
+  br i1 %.54.not, label %B10957, label %B10925
 
-B10853:                                           ; preds = %B0.endif
+B10925:                                           ; preds = %B0.endif
   %.7.i2 = fmul double %.6.i3, 5.000000e-01
   %.8.i = fsub double 1.000000e+00, %.7.i2
   %.9.i = fsub double 1.000000e+00, %.8.i
@@ -72,7 +72,7 @@ B10853:                                           ; preds = %B0.endif
   %.63.i = fadd double %.8.i, %.62.i
   br label %common.ret
 
-B10885:                                           ; preds = %B0.endif
+B10957:                                           ; preds = %B0.endif
   %.7.i4 = fmul double %.6.i15.i, %.6.i3
   %.40.i = tail call double @llvm.fmuladd.f64(double %.6.i3, double 0x3DE5D8DF42784D24, double 0xBE5AE5E544DC03FA)
   %.42.i = tail call double @llvm.fmuladd.f64(double %.40.i, double %.6.i3, double 0x3EC71DE35600DDAC)
@@ -87,8 +87,8 @@ B10885:                                           ; preds = %B0.endif
   %.60.i10 = fadd double %.6.i15.i, %.59.i9
   br label %common.ret
 
-common.ret:                                       ; preds = %B10853, %B10885
-  %sin_f64_small_v182__vphi114_0.2.0.in.sroa.speculated = phi double [ %.63.i, %B10853 ], [ %.60.i10, %B10885 ]
+common.ret:                                       ; preds = %B10925, %B10957
+  %sin_f64_small_v182__vphi114_0.2.0.in.sroa.speculated = phi double [ %.63.i, %B10925 ], [ %.60.i10, %B10957 ]
   %.133 = fcmp oeq double %arg.x0, 0.000000e+00
   %sin_f64_small_v182__vphi134_0.2.0 = select i1 %.133, double %arg.x0, double %sin_f64_small_v182__vphi114_0.2.0.in.sroa.speculated
   %.159 = and i64 %0, 2

@@ -75,25 +75,25 @@ B0.endif.endif.endif:
   %.62.i = fadd double %.10.i, %.61.i
   %.63.i = fadd double %.57.i, %.62.i
   %.104 = fcmp oeq double %arg.x0, 0.000000e+00
-  br i1 %.104, label %common.ret, label %B23388
+  br i1 %.104, label %common.ret, label %B23532
 
-B23388:                                           ; preds = %B0.endif.endif.endif
+B23532:                                           ; preds = %B0.endif.endif.endif
   %0 = bitcast double %.6.i to i64
   %.122 = and i64 %0, 1
   %.125.not = icmp eq i64 %.122, 0
-  br i1 %.125.not, label %B23410.endif, label %B23398
+  br i1 %.125.not, label %B23554.endif, label %B23542
 
-B23398:                                           ; preds = %B23388
+B23542:                                           ; preds = %B23532
   %.128 = fneg double %.63.i
   %.135 = fdiv double %.128, %.60.i
   br label %common.ret
 
-common.ret:                                       ; preds = %B23398, %B23410.endif, %B0.endif.endif.endif
-  %tan_f64_small_v201__vphi152_0.3.0 = phi double [ %.146, %B23410.endif ], [ %.135, %B23398 ], [ %arg.x0, %B0.endif.endif.endif ]
+common.ret:                                       ; preds = %B23542, %B23554.endif, %B0.endif.endif.endif
+  %tan_f64_small_v201__vphi152_0.3.0 = phi double [ %.146, %B23554.endif ], [ %.135, %B23542 ], [ %arg.x0, %B0.endif.endif.endif ]
   store double %tan_f64_small_v201__vphi152_0.3.0, ptr %retptr, align 8
   ret i32 0
 
-B23410.endif:                                     ; preds = %B23388
+B23554.endif:                                     ; preds = %B23532
   %.146 = fdiv double %.60.i, %.63.i
   br label %common.ret
 }

@@ -464,7 +464,7 @@ def exp_f32(x):  # type: ignore[no-untyped-def]
     t = _fma(x, _LOG2E_F32, _ROUND_F32)
     n = t - _ROUND_F32
     r = _fma(n, -_LN2_LO_F32, _fma(n, -_LN2_HI_F32, x))
-    p = F32(1.0) + (r + r * r * _horner(r, _EXP_F32))
+    p = F32(1.0) + _fma(r * r, _horner(r, _EXP_F32), r)
     return _ldexp_f32(p, _i32("sub", _bits(t), _ROUND_BITS_F32))
 
 
@@ -569,7 +569,8 @@ def _log_special(x, y, inf):  # type: ignore[no-untyped-def]
 def log_f32(x):  # type: ignore[no-untyped-def]
     """Natural log in float32 arithmetic."""
     e, f = _log_parts_f32(x)
-    y = (f + e * _LN2_HI_F32) + (f * f * _horner(f, _LOG_F32) + e * _LN2_LO_F32)
+    # e * _LN2_HI_F32 is exact (16 bits times 8), so fusing it with the add rounds as the add alone did
+    y = _fma(e, _LN2_HI_F32, f) + (f * f * _horner(f, _LOG_F32) + e * _LN2_LO_F32)
     return _log_special(x, y, F32(np.inf))
 
 
@@ -579,7 +580,7 @@ def log_f32_small(x):  # type: ignore[no-untyped-def]
     ix = _i32("sub", _bits(x), _SQRT_HALF_BITS_F32)
     e = F32(_i32("ashr", ix, 23))
     f = _float(_i32("add", _i32("and", ix, 0x7FFFFF), _SQRT_HALF_BITS_F32)) - F32(1.0)
-    return (f + e * _LN2_HI_F32) + (f * f * _horner(f, _LOG_F32) + e * _LN2_LO_F32)
+    return _fma(e, _LN2_HI_F32, f) + (f * f * _horner(f, _LOG_F32) + e * _LN2_LO_F32)
 
 
 @_jit
@@ -1008,7 +1009,7 @@ def exp_f32_small(x):  # type: ignore[no-untyped-def]
     t = _fma(x, _LOG2E_F32, _ROUND_F32)
     n = t - _ROUND_F32
     r = _fma(n, -_LN2_LO_F32, _fma(n, -_LN2_HI_F32, x))
-    p = F32(1.0) + (r + r * r * _horner(r, _EXP_F32))
+    p = F32(1.0) + _fma(r * r, _horner(r, _EXP_F32), r)
     return p * _float(_i32("shl", _i32("add", _bits(t), 127 - _ROUND_BITS_F32), 23))
 
 

@@ -18,15 +18,14 @@ common.ret:
   %.42.i = tail call float @llvm.fmuladd.f32(float %.40.i, float %.10.i, float 0x3FA5558F20000000)
   %.44.i = tail call float @llvm.fmuladd.f32(float %.42.i, float %.10.i, float 0x3FC5554920000000)
   %.51.i = tail call float @llvm.fmuladd.f32(float %.44.i, float %.10.i, float 0x3FDFFFFFC0000000)
-  %.52.i = fmul float %.12.i, %.51.i
-  %.53.i = fadd float %.10.i, %.52.i
-  %.54.i = fadd float %.53.i, 1.000000e+00
-  %.55.i = bitcast float %.5.i to i32
-  %.58.i = shl i32 %.55.i, 23
-  %.60.i = add i32 %.58.i, 1065353216
-  %.61.i = bitcast i32 %.60.i to float
-  %.62.i = fmul float %.54.i, %.61.i
-  store float %.62.i, ptr %retptr, align 4
+  %.52.i = tail call float @llvm.fmuladd.f32(float %.12.i, float %.51.i, float %.10.i)
+  %.53.i = fadd float %.52.i, 1.000000e+00
+  %.54.i = bitcast float %.5.i to i32
+  %.57.i = shl i32 %.54.i, 23
+  %.59.i = add i32 %.57.i, 1065353216
+  %.60.i = bitcast i32 %.59.i to float
+  %.61.i = fmul float %.53.i, %.60.i
+  store float %.61.i, ptr %retptr, align 4
   ret i32 0
 }
 

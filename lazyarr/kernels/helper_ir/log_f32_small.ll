@@ -17,22 +17,21 @@ common.ret:
   %.14.i = add nuw nsw i32 %.12.i, 1060439283
   %.15.i = bitcast i32 %.14.i to float
   %.17.i = fadd float %.15.i, -1.000000e+00
-  %.18.i = fmul float %.10.i, 0x3FE62E4000000000
-  %.19.i = fadd float %.18.i, %.17.i
-  %.20.i = fmul float %.17.i, %.17.i
-  %.68.i = tail call float @llvm.fmuladd.f32(float %.17.i, float 0xBFB3830220000000, float 0x3FC0848660000000)
-  %.70.i = tail call float @llvm.fmuladd.f32(float %.68.i, float %.17.i, float 0xBFC0F37660000000)
-  %.72.i = tail call float @llvm.fmuladd.f32(float %.70.i, float %.17.i, float 0x3FC22719C0000000)
-  %.74.i = tail call float @llvm.fmuladd.f32(float %.72.i, float %.17.i, float 0xBFC54276E0000000)
-  %.76.i = tail call float @llvm.fmuladd.f32(float %.74.i, float %.17.i, float 0x3FC99A3F20000000)
-  %.78.i = tail call float @llvm.fmuladd.f32(float %.76.i, float %.17.i, float 0xBFD0004260000000)
-  %.80.i = tail call float @llvm.fmuladd.f32(float %.78.i, float %.17.i, float 0x3FD5555500000000)
-  %.91.i = tail call float @llvm.fmuladd.f32(float %.80.i, float %.17.i, float 0xBFDFFFFF80000000)
-  %.92.i = fmul float %.20.i, %.91.i
-  %.93.i = fmul float %.10.i, 0x3EB7F7D1C0000000
-  %.94.i = fadd float %.93.i, %.92.i
-  %.95.i = fadd float %.19.i, %.94.i
-  store float %.95.i, ptr %retptr, align 4
+  %.18.i = tail call float @llvm.fmuladd.f32(float %.10.i, float 0x3FE62E4000000000, float %.17.i)
+  %.19.i = fmul float %.17.i, %.17.i
+  %.67.i = tail call float @llvm.fmuladd.f32(float %.17.i, float 0xBFB3830220000000, float 0x3FC0848660000000)
+  %.69.i = tail call float @llvm.fmuladd.f32(float %.67.i, float %.17.i, float 0xBFC0F37660000000)
+  %.71.i = tail call float @llvm.fmuladd.f32(float %.69.i, float %.17.i, float 0x3FC22719C0000000)
+  %.73.i = tail call float @llvm.fmuladd.f32(float %.71.i, float %.17.i, float 0xBFC54276E0000000)
+  %.75.i = tail call float @llvm.fmuladd.f32(float %.73.i, float %.17.i, float 0x3FC99A3F20000000)
+  %.77.i = tail call float @llvm.fmuladd.f32(float %.75.i, float %.17.i, float 0xBFD0004260000000)
+  %.79.i = tail call float @llvm.fmuladd.f32(float %.77.i, float %.17.i, float 0x3FD5555500000000)
+  %.90.i = tail call float @llvm.fmuladd.f32(float %.79.i, float %.17.i, float 0xBFDFFFFF80000000)
+  %.91.i = fmul float %.19.i, %.90.i
+  %.92.i = fmul float %.10.i, 0x3EB7F7D1C0000000
+  %.93.i = fadd float %.92.i, %.91.i
+  %.94.i = fadd float %.18.i, %.93.i
+  store float %.94.i, ptr %retptr, align 4
   ret i32 0
 }
 

@@ -190,14 +190,14 @@ class Jit(Generic[R]):
         program = self.captures.get(key)  # (another thread may have captured it meanwhile)
         if program is not None:
             if plain is not None:
-                if program.writes and (recent or _watch):
-                    _keep_old_values(program, plain)
+                if program.writes and (recent or _watch) and _keep_old_values(program, plain):
+                    plain = [_plain_buffer(t) for t in tensors]  # an input that was an alias has storage of its own
                 return program.replay(plain, tensors)  # type: ignore[no-any-return]
             if program.written_inputs and _overlapping(tensors) & set(program.written_inputs):
                 return self._overlap_eager(args, kwargs)
             bufs, replaced = _prepare_inputs(tensors)
-            if program.writes and (recent or _watch):
-                _keep_old_values(program, bufs)
+            if program.writes and (recent or _watch) and _keep_old_values(program, bufs):
+                bufs, replaced = _prepare_inputs(tensors)
             out = program.replay(bufs, tensors)
             _write_back(tensors, replaced, {i for i in program.written_inputs if i in replaced})
             return out  # type: ignore[no-any-return]
@@ -227,7 +227,8 @@ class Jit(Generic[R]):
             return self._overlap_eager(args, kwargs)
         # the capture cannot tell which storage the body writes before it runs: every lazy reader of storage is
         # realised first (once per capture), so a write the capture records is never undone for it by a replay
-        _keep_old_values(None, bufs)
+        if _keep_old_values(None, bufs):
+            bufs, replaced = _prepare_inputs(tensors)
         # the capture runs on copies of every input (views and constants were copied above): an input slot is then
         # exactly its copy's storage, never the storage of a Tensor the body also reaches through a closure or self
         own = _fresh_copies(tensors, bufs, replaced)
@@ -590,7 +591,7 @@ def _live_buffers() -> dict[int, Buffer]:
 _watch: dict[int, list[Any]] = {}
 
 
-def _keep_old_values(program: CapturedProgram | None, ins: list[Buffer | None]) -> None:
+def _keep_old_values(program: CapturedProgram | None, ins: list[Buffer | None]) -> bool:
     """Realise the live lazy tensors whose graphs read storage that `program` writes in place on inputs `ins`
     (every lazy reader of any storage when `program` is None), so they keep the value eager execution gives them:
     a replay writes storage directly, without the copy-on-write of an eager realisation (frontend/inplace.py). The
@@ -599,7 +600,8 @@ def _keep_old_values(program: CapturedProgram | None, ins: list[Buffer | None]) 
     rerun by every replay, overwriting the alias with the storage's contents of that replay.
 
     Only the tensors made since the last look (`inplace.recent`) and the lazy readers and aliases already watched are
-    looked at; when `recent` filled up, every live tensor."""
+    looked at; when `recent` filled up, every live tensor. Returns whether an alias got storage of its own (an input
+    that was one has other storage now)."""
     if len(recent) >= RECENT_CAP:
         for t in list(all_tensors):
             if not is_realized(t.uop) or _alias_of(t) is not None:
@@ -613,7 +615,7 @@ def _keep_old_values(program: CapturedProgram | None, ins: list[Buffer | None]) 
                 _watch[id(u)] = [r, None, frozenset()]
     recent.clear()
     if not _watch:
-        return
+        return False
     written: set[int] | None = None
     if program is not None:
         written = set(program.written_fixed)
@@ -644,6 +646,7 @@ def _keep_old_values(program: CapturedProgram | None, ins: list[Buffer | None]) 
             _watch.pop(id(t), None)
     if aliases:
         _copy_aliases(aliases)
+    return bool(aliases)
 
 
 def _alias_of(t: Tensor) -> Buffer | None:

@@ -17,6 +17,7 @@ import numpy as np
 
 from lazyarr.frontend.inplace import (
     RECENT_CAP,
+    hold,
     is_realized,
     join_views,
     own_buffer,
@@ -189,14 +190,14 @@ class Jit(Generic[R]):
         program = self.captures.get(key)  # (another thread may have captured it meanwhile)
         if program is not None:
             if plain is not None:
-                if program.writes and (recent or _watch):
-                    _keep_old_values(program, plain)
+                if program.writes and (recent or _watch) and _keep_old_values(program, plain):
+                    plain = [_plain_buffer(t) for t in tensors]  # an input that was an alias has storage of its own
                 return program.replay(plain, tensors)  # type: ignore[no-any-return]
             if program.written_inputs and _overlapping(tensors) & set(program.written_inputs):
                 return self._overlap_eager(args, kwargs)
             bufs, replaced = _prepare_inputs(tensors)
-            if program.writes and (recent or _watch):
-                _keep_old_values(program, bufs)
+            if program.writes and (recent or _watch) and _keep_old_values(program, bufs):
+                bufs, replaced = _prepare_inputs(tensors)
             out = program.replay(bufs, tensors)
             _write_back(tensors, replaced, {i for i in program.written_inputs if i in replaced})
             return out  # type: ignore[no-any-return]
@@ -226,7 +227,8 @@ class Jit(Generic[R]):
             return self._overlap_eager(args, kwargs)
         # the capture cannot tell which storage the body writes before it runs: every lazy reader of storage is
         # realised first (once per capture), so a write the capture records is never undone for it by a replay
-        _keep_old_values(None, bufs)
+        if _keep_old_values(None, bufs):
+            bufs, replaced = _prepare_inputs(tensors)
         # the capture runs on copies of every input (views and constants were copied above): an input slot is then
         # exactly its copy's storage, never the storage of a Tensor the body also reaches through a closure or self
         own = _fresh_copies(tensors, bufs, replaced)
@@ -584,38 +586,53 @@ def _live_buffers() -> dict[int, Buffer]:
 # ---- lazy values that a replay's in-place writes must not reach ----
 
 # id(tensor) -> [weak reference, the UOp its buffers were listed for, ids of the buffers its graph reads]: the live
-# tensors that may be lazy readers of storage (filled from `inplace.recent`, pruned as they die or are realised)
+# tensors that may be lazy readers of storage, or aliases of storage they do not own (`_alias_of`), filled from
+# `inplace.recent` and pruned as they die or are realised (an alias: once it has storage of its own)
 _watch: dict[int, list[Any]] = {}
 
 
-def _keep_old_values(program: CapturedProgram | None, ins: list[Buffer | None]) -> None:
+def _keep_old_values(program: CapturedProgram | None, ins: list[Buffer | None]) -> bool:
     """Realise the live lazy tensors whose graphs read storage that `program` writes in place on inputs `ins`
     (every lazy reader of any storage when `program` is None), so they keep the value eager execution gives them:
-    a replay writes storage directly, without the copy-on-write of an eager realisation (frontend/inplace.py).
+    a replay writes storage directly, without the copy-on-write of an eager realisation (frontend/inplace.py). The
+    realised aliases of such storage (`_alias_of`: `w * 1` left on `w`'s storage) get storage of their own, for the
+    same reason; before a capture every alias does, or the copy-on-write of the captured call would be recorded and
+    rerun by every replay, overwriting the alias with the storage's contents of that replay.
 
-    Only the tensors made since the last look (`inplace.recent`) and the lazy readers already watched are looked at;
-    when `recent` filled up, every live tensor."""
+    Only the tensors made since the last look (`inplace.recent`) and the lazy readers and aliases already watched are
+    looked at; when `recent` filled up, every live tensor. Returns whether an alias got storage of its own (an input
+    that was one has other storage now)."""
     if len(recent) >= RECENT_CAP:
         for t in list(all_tensors):
-            if not is_realized(t.uop):
+            if not is_realized(t.uop) or _alias_of(t) is not None:
                 _watch[id(t)] = [weakref.ref(t), None, frozenset()]
     else:
         for r in recent:
             u = r()
-            if u is not None and u.uop.op is not _BUFFER and not is_realized(u.uop):  # a whole buffer: the usual
+            if u is None or (u.uop.op is _BUFFER and (g := u._group) is not None and g.buffer is u.uop.arg):
+                continue  # a whole buffer its array owns: the usual
+            if not is_realized(u.uop) or _alias_of(u) is not None:
                 _watch[id(u)] = [r, None, frozenset()]
     recent.clear()
     if not _watch:
-        return
+        return False
     written: set[int] | None = None
     if program is not None:
         written = set(program.written_fixed)
         written.update(id(ins[i]) for i in program.written_inputs)
     hits: list[Tensor] = []
+    aliases: list[Tensor] = []
     for key, entry in list(_watch.items()):
         t = entry[0]()
-        if t is None or is_realized(t.uop):
+        if t is None:
             _watch.pop(key, None)
+            continue
+        if is_realized(t.uop):
+            if (b := _alias_of(t)) is None:
+                _watch.pop(key, None)
+            elif written is None or id(b) in written:
+                aliases.append(t)
+                _watch.pop(key, None)
             continue
         if entry[1] is not t.uop:
             entry[1], entry[2] = t.uop, _buffer_ids(t.uop)
@@ -627,6 +644,50 @@ def _keep_old_values(program: CapturedProgram | None, ins: list[Buffer | None]) 
         Tensor.realize(*hits)
         for t in hits:
             _watch.pop(id(t), None)
+    if aliases:
+        _copy_aliases(aliases)
+    return bool(aliases)
+
+
+def _alias_of(t: Tensor) -> Buffer | None:
+    """The storage realised `t` reads without owning it, or None: `t` is then an array of its own that its schedule
+    left on another array's storage (`w * 1` is `w`'s storage), or a view of one, so a write to that storage must not
+    reach it (without jit, the realisation that writes copies it first)."""
+    base = strip_movement(t.uop)[1]
+    if base.op is not _BUFFER or ((g := t._group) is not None and g.buffer is base.arg):
+        return None
+    return base.arg  # type: ignore[no-any-return]
+
+
+def _copy_aliases(aliases: list[Tensor]) -> None:
+    """Give each alias (`_alias_of`) a copy of the storage it reads; the tensors of one array (an alias and its views)
+    keep sharing one copy."""
+    copies: dict[int, UOp] = {}
+    for t in aliases:
+        b = _alias_of(t)
+        if b is None:  # moved already, with the array it views
+            continue
+        if id(b) not in copies:
+            copies[id(b)] = UOp(Ops.BUFFER, b.dtype, (), Buffer(b.size, b.dtype, b.device, b.array.copy()))
+        new = copies[id(b)]
+        g = t._group
+        for m in list(g.members) if g is not None else [t]:
+            chain, base = strip_movement(m.uop)
+            if base.op is _BUFFER and base.arg is b:
+                m.uop = _on_storage(chain, new)
+                hold(m)
+        if g is not None:
+            chain, base = strip_movement(g.base)
+            if base.op is _BUFFER and base.arg is b:
+                g.base = _on_storage(chain, new)
+
+
+def _on_storage(chain: list[UOp], base: UOp) -> UOp:
+    """Movement ops `chain` (top-down) rebuilt over `base`."""
+    u = base
+    for mv in reversed(chain):
+        u = UOp(mv.op, mv.dtype, (u,), mv.arg)
+    return u
 
 
 def _buffer_ids(u: UOp) -> frozenset[int]:

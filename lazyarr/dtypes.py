@@ -174,7 +174,7 @@ def weak_result(dt: DType, x: Any) -> DType:
         return dt
     if kind == "i":
         if dt.is_bool:
-            return default_int
+            dt = default_int  # checked as int64: bool + 2**63 is NumPy's OverflowError
         if dt.is_int:
             info = np.iinfo(dt.np_name)
             if not info.min <= int(x) <= info.max:

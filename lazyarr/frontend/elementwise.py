@@ -69,6 +69,19 @@ def clip_bounds(dt: DType, lo: Any, hi: Any) -> tuple[Any, Any]:
     return lo, hi
 
 
+def _power_of_ten(n: int) -> float:
+    """10.0**n as NumPy's round computes it: exact to 1e8, then multiplied by 10 one step at a time (1 ulp from
+    10.0**n for some n past 22), inf past the float range (where Python's 10.0**n raises OverflowError)."""
+    if n < 9:
+        return 10.0**n
+    p = 1e9
+    for _ in range(n - 9):
+        if p == math.inf:
+            break
+        p *= 10.0
+    return p
+
+
 def _is_scalar(x: Any) -> bool:
     return isinstance(x, (bool, int, float, np.bool_, np.integer, np.floating)) and not isinstance(x, np.ndarray)
 
@@ -485,8 +498,9 @@ class ElementwiseMixin:
         return self._rounding(Ops.TRUNC)
 
     def round(self: Tensor, decimals: int = 0) -> Tensor:
-        """Round half to even to `decimals` places (np.round: x * 10**d, rint, / 10**d; negative `decimals` divide
-        first). Integers keep their dtype and are only changed by negative `decimals`."""
+        """Round half to even to `decimals` places (np.round: x * 10**d, rint, / 10**d in x's dtype, with NumPy's
+        10**d, `_power_of_ten`; negative `decimals` divide first). Integers keep their dtype and are only changed by
+        negative `decimals`."""
         decimals = int(decimals)
         if self.dtype.is_bool or (not self.dtype.is_float and decimals >= 0):
             return self
@@ -498,9 +512,10 @@ class ElementwiseMixin:
             return (q + up.cast(self.dtype)) * scale
         if decimals == 0:
             return self._unary(Ops.RINT)
+        scale = _power_of_ten(abs(decimals))
         if decimals > 0:
-            return (self * 10.0**decimals)._unary(Ops.RINT) / 10.0**decimals
-        return (self / 10.0**-decimals)._unary(Ops.RINT) * 10.0**-decimals
+            return (self * scale)._unary(Ops.RINT) / scale
+        return (self / scale)._unary(Ops.RINT) * scale
 
     def isnan(self: Tensor) -> Tensor:
         return self != self if self.dtype.is_float else self._new(UOp.const(False, dtypes.bool_, self.shape))

@@ -50,8 +50,13 @@ def _stable_order(values: np.ndarray, axis: int, descending: bool) -> np.ndarray
 
 
 def _cumulative(fn: Any, t: Tensor, axis: Any, dtype: Any, out: Any, dim: Any) -> Tensor:
-    """np.cumsum / np.cumprod of `t`, 0-d for a 0-d `t` when PyTorch's `dim` is given."""
-    r = fn(t, axis=_alias(axis, dim, "axis", "dim", None), dtype=dtype, out=out)
+    """np.cumsum / np.cumprod of `t`, 0-d for a 0-d `t` when PyTorch's `dim` is given. float16 without dtype= or
+    out= accumulates in float32, as `Tensor.sum` and PyTorch's cumsum do (np.cumsum in float16, as NumPy's)."""
+    ax = _alias(axis, dim, "axis", "dim", None)
+    if t.dtype is dtypes.float16 and dtype is None and out is None:
+        r = fn(t.cast(dtypes.float32), axis=ax).cast(dtypes.float16)
+    else:
+        r = fn(t, axis=ax, dtype=dtype, out=out)
     return r.reshape(()) if dim is not _UNSET and t.ndim == 0 and out is None else r
 
 

@@ -200,7 +200,8 @@ def _ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False) -> An
 
 def _cumulative(func: Callable[..., Any], ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
     """np.cumsum / np.cumprod: a running sum or product along `axis`, of the flattened array when None; a 0-d array
-    is taken as 1-D, as NumPy takes it (np.cumsum(0-d, axis=0) has shape (1,))."""
+    is taken as 1-D, as NumPy takes it (np.cumsum(0-d, axis=0) has shape (1,)). float16 runs in float16, as NumPy's
+    accumulation does: a running value that overflows stays inf (in float32 a later prefix came back finite)."""
     x = as_tensor(a)
     if axis is None or x.ndim == 0:
         x, axis = x.reshape(-1), 0 if axis is None else axis
@@ -208,8 +209,7 @@ def _cumulative(func: Callable[..., Any], ufunc: np.ufunc, a: Any, axis: Any, dt
     ax = normalize_axis(axis, x.ndim)
     if x.shape[ax] == 0:
         return finish(x.cast(res_dt), out, func.__name__)
-    calc = _calc_dtype(res_dt)
-    r = scan(x.cast(calc), ax, Ops.ADD if ufunc is np.add else Ops.MUL).cast(res_dt)
+    r = scan(x.cast(res_dt), ax, Ops.ADD if ufunc is np.add else Ops.MUL)
     return finish(r, out, func.__name__)
 
 
@@ -427,19 +427,13 @@ def _clip(a: Any, a_min: Any = _NoValue, a_max: Any = _NoValue, out: Any = None,
 
 @implements(np.round, np.around)
 def _round(a: Any, decimals: int = 0, out: Any = None) -> Any:
-    """Round half to even at `decimals` places, computed as NumPy does (x * 10**d, rint, / 10**d)."""
+    """Round half to even at `decimals` places, computed as NumPy does (`Tensor.round`)."""
     x = as_tensor(a)
     if x.dtype.is_bool or (not x.dtype.is_float and decimals < 0):
         return numpy_fallback(np.round, (x, decimals), {"out": out}, "round")
     if not x.dtype.is_float:
         return finish(x, out, "round")
-    calc = _calc_dtype(x.dtype)
-    xc = x.cast(calc)
-    if decimals >= 0:
-        r = (xc * float(10.0**decimals)).round() / float(10.0**decimals)
-    else:
-        r = (xc / float(10.0**-decimals)).round() * float(10.0**-decimals)
-    return finish(r.cast(x.dtype), out, "round")
+    return finish(x.round(decimals), out, "round")
 
 
 @implements(np.fix)

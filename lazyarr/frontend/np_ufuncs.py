@@ -636,9 +636,7 @@ def accumulate(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out
         out = _out_tuple(out, 1)[0]
         dtype = _loop_dtype(x, dtype, out)
     res_dt = _probe_dtype(ufunc.accumulate, x.dtype, dtype=_np_dtype(dtype))
-    op = REDUCE_OPS[ufunc]
-    calc = dtypes.float32 if res_dt is dtypes.float16 and op in (Ops.ADD, Ops.MUL) else res_dt
-    r = scan(x.cast(res_dt).cast(calc), a, op).cast(res_dt)
+    r = scan(x.cast(res_dt), a, REDUCE_OPS[ufunc])  # float16 in float16, as NumPy's (see np.cumsum)
     if out is not None:
         write_into(out, r, ufunc.__name__)
         return out

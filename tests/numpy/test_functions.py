@@ -487,3 +487,37 @@ def test_views_stay_views_and_out_is_returned_as_it_is():
     grid = np.meshgrid(x, x, copy=False)[0]
     x[0] = 5  # copy=False: views of the inputs, as NumPy's
     same(grid, np.meshgrid([5.0, 2.0], [5.0, 2.0])[0])
+
+
+def test_float16_running_sum_and_product_overflow_as_numpy():
+    """np.cumsum/cumprod and ufunc.accumulate of float16 run in float16, as NumPy's: a running value that overflows
+    stays inf, and inf * 0 is NaN (in float32 a later prefix came back finite: cumsum [6e4, 6e4, -6e4] gave
+    [6e4, inf, 6e4], cumprod [300, 300, 0] gave [300, inf, 0]). The Tensor method accumulates in float32, as
+    Tensor.sum and PyTorch's cumsum (tests/ops/test_reduce.py), except into an out= array, as np.cumsum."""
+    x = np.array([60000, 60000, -60000, 1], np.float16)
+    y = np.array([300, 300, 0, 2], np.float16)
+    long = np.concatenate([np.full(70, 1024, np.float16), np.full(70, -1024, np.float16)])  # exact until inf
+    with np.errstate(all="ignore"):
+        for fn in [np.cumsum, np.add.accumulate, lambda v: v.cumsum(0, out=np.empty(v.shape, v.dtype))]:
+            same(fn(Tensor(x)), fn(x))
+            same(fn(Tensor(long)), fn(long))
+        for fn in [np.cumprod, np.multiply.accumulate]:
+            same(fn(Tensor(y)), fn(y))
+        same(np.cumsum(Tensor(x.reshape(2, 2)), axis=0), np.cumsum(x.reshape(2, 2), axis=0))
+
+
+@pytest.mark.parametrize("decimals", [1, 3, 5, -1, -5, 25, 38, 300, 309, 400, -400])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_round_decimals_as_numpy(dtype, decimals):
+    """np.round and Tensor.round compute x * 10**d, rint, / 10**d in x's dtype with NumPy's power of ten (float16
+    was rounded in float32: np.round(float16(-0.3745), 3) gave -0.375, NumPy -0.374, and 60000 at 1 decimal stayed
+    60000, NumPy inf; float64 at 38 decimals was 1 ulp off), and a power of ten past the float range is inf, NaN
+    results as NumPy's (decimals=310 raised OverflowError)."""
+    x = (rng.standard_normal(500) * 10.0 ** rng.integers(-6, 6, 500)).astype(dtype)
+    x[:4] = [0, -0.3745, 60000, -1e4]
+    with np.errstate(all="ignore"):
+        ref = np.round(x, decimals)
+    for got in [np.round(Tensor(x), decimals), Tensor(x).round(decimals)]:
+        g = got.numpy()
+        assert g.dtype == ref.dtype
+        np.testing.assert_array_equal(g, ref)

@@ -3,6 +3,8 @@ kernel runs: non-broadcastable shapes, invalid reshapes, axes out of range (lazy
 an IndexError), indices out of range (also inside integer-array indexing), unsupported dtypes, non-numeric objects
 and ragged lists."""
 
+import operator
+
 import numpy as np
 import pytest
 
@@ -203,3 +205,18 @@ def test_flatten_start_after_end_raises() -> None:
     with pytest.raises(ValueError, match="start_dim"):
         _t().flatten(1, 0)
     assert _t().flatten(1, 1).shape == (3, 4) and _t().flatten(-2, 1).shape == (12,)
+
+
+@pytest.mark.parametrize("value", [2**63, 2**64, -(2**63) - 1], ids=str)
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "floordiv", "eq", "lt", "and_", "lshift"])
+def test_bool_with_a_python_int_beyond_int64(op, value) -> None:
+    """A Python int makes a bool operand int64 (NEP 50), so one beyond int64 is NumPy's OverflowError in either
+    order; it was wrapped silently: bool + 2**63 gave -2**63, bool == 2**64 was True where False."""
+    fn = getattr(operator, op)
+    b = np.array([False, True])
+    for args in [(b, value), (value, b)]:
+        with pytest.raises(OverflowError):
+            fn(*args)
+        with pytest.raises(OverflowError):
+            fn(*[Tensor(a) if a is b else a for a in args])
+    np.testing.assert_array_equal((Tensor(b) + 2**62).numpy(), b + 2**62)

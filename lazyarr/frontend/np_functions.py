@@ -161,10 +161,11 @@ def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any,
     m = as_tensor(mean, x).cast(calc) if mean is not _NoValue else _mean(xc, axes, calc, keepdims=True, where=where)
     d = xc - m
     sq = reduce(np.add, d * d, axes, calc, None, True, _NoValue, where)
-    dof = _count(x, axes, where, calc) - ddof
-    r = sq / (max(dof, 0) if isinstance(dof, int) else dof.maximum(0))
+    dof = _count(x, axes, where, calc) - ddof  # a Python number (a float for a float ddof) unless `where` is an array
+    static = not isinstance(dof, Tensor)
+    r = sq / (max(dof, 0) if static else dof.maximum(0))
     if nan_without_dof:
-        r = (r * math.nan if dof <= 0 else r) if isinstance(dof, int) else (dof <= 0).where(math.nan, r)
+        r = (r * math.nan if dof <= 0 else r) if static else (dof <= 0).where(math.nan, r)
     return r, axes, res_dt
 
 

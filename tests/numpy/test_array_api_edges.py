@@ -1,0 +1,39 @@
+"""Edge cases of the array API namespace (`lazyarr.array_api`) checked against NumPy 2's implementation of the
+same standard functions: default and float keywords, out-of-range Python bounds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lazyarr import Tensor
+from lazyarr import array_api as xp
+from tests.numpy.helpers import rng, same
+
+D = rng.standard_normal((3, 4, 5)).astype(np.float32)
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+@pytest.mark.parametrize("kw", [{}, {"axis": 1}, {"axis": (0, 2), "keepdims": True}, {"correction": 1.5},
+                                {"axis": 0, "correction": 1.0}])
+def test_var_std_default_and_float_correction(name, kw):
+    ddof = kw.get("correction", 0.0)
+    np_kw = {k: v for k, v in kw.items() if k != "correction"}
+    same(getattr(xp, name)(Tensor(D), **kw), getattr(np, name)(D, ddof=ddof, **np_kw))
+
+
+U = np.array([0, 1, 200, 255], np.uint8)
+I8 = np.array([-128, -3, 0, 5, 127], np.int8)
+
+
+@pytest.mark.parametrize("a, lo, hi", [(U, -5, 100), (U, None, 1000), (I8, -1000, 3), (I8, -2, 200), (U, 3, 7)])
+def test_clip_python_int_bounds_beyond_the_dtype(a, lo, hi):
+    same(xp.clip(Tensor(a), min=lo, max=hi), np.clip(a, lo, hi))
+
+
+@pytest.mark.parametrize("lo, hi", [(300, None), (None, -3)])
+def test_clip_bound_beyond_the_dtype_on_the_other_side_raises(lo, hi):
+    with pytest.raises(OverflowError):
+        np.clip(U, lo, hi)
+    with pytest.raises(OverflowError):
+        xp.clip(Tensor(U), min=lo, max=hi)

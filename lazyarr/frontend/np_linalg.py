@@ -225,7 +225,7 @@ def _vector_norm(x: Tensor, ord: Any, axes: tuple[int, ...], keepdims: bool) -> 
     if ord is None or ord == 2:
         r = (x * x).sum(axes, keepdims=True).sqrt()
     elif ord == math.inf:
-        r = ax.max(axes, keepdims=True)
+        r = ax.max(axes, keepdims=True, initial=0)  # 0 for an empty vector, as NumPy's
     elif ord == -math.inf:
         r = ax.min(axes, keepdims=True)
     elif ord == 0:
@@ -246,7 +246,8 @@ def _matrix_norm(x: Tensor, ord: Any, axes: tuple[int, ...], keepdims: bool) -> 
     elif ord in (1, -1, math.inf, -math.inf):
         s_axis, e_axis = (row, col) if ord in (1, -1) else (col, row)
         sums = x.abs().sum(s_axis, keepdims=True)
-        r = sums.max(e_axis, keepdims=True) if ord in (1, math.inf) else sums.min(e_axis, keepdims=True)
+        # max with initial=0: 0 for an empty matrix, as NumPy's
+        r = sums.max(e_axis, keepdims=True, initial=0) if ord in (1, math.inf) else sums.min(e_axis, keepdims=True)
     elif ord in (2, -2, "nuc"):
         return None  # needs singular values
     else:

@@ -35,9 +35,10 @@ def contract(x: Tensor, y: Tensor, ax_x: list[int], ax_y: list[int]) -> Tensor:
     free_x = [i for i in range(x.ndim) if i not in ax_x]
     free_y = [j for j in range(y.ndim) if j not in ax_y]
     fa, ks, fb = [x.shape[i] for i in free_x], [x.shape[i] for i in ax_x], [y.shape[j] for j in free_y]
-    xa = x.cast(dt).permute(free_x + ax_x).reshape(tuple(fa + ks + [1] * len(fb)))
-    yb = y.cast(dt).permute(ax_y + free_y).reshape(tuple([1] * len(fa) + ks + fb))
-    return _sum_no_upcast(xa * yb, tuple(range(len(fa), len(fa) + len(ks))), dt)
+    calc = dtypes.float32 if dt is dtypes.float16 else dt  # NumPy's float16 dot: exact products, one rounding
+    xa = x.cast(calc).permute(free_x + ax_x).reshape(tuple(fa + ks + [1] * len(fb)))
+    yb = y.cast(calc).permute(ax_y + free_y).reshape(tuple([1] * len(fa) + ks + fb))
+    return _sum_no_upcast(xa * yb, tuple(range(len(fa), len(fa) + len(ks))), calc).cast(dt)
 
 
 @implements(np.dot)

@@ -37,3 +37,14 @@ def test_clip_bound_beyond_the_dtype_on_the_other_side_raises(lo, hi):
         np.clip(U, lo, hi)
     with pytest.raises(OverflowError):
         xp.clip(Tensor(U), min=lo, max=hi)
+
+
+H1 = (rng.standard_normal((2, 5, 7)) * 3).astype(np.float16)
+H2 = (rng.standard_normal((7, 6)) * 3).astype(np.float16)
+
+
+@pytest.mark.parametrize("matmul", [xp.matmul, np.matmul, lambda a, b: a @ b])
+@pytest.mark.parametrize("a, b", [(H1, H2), (H1[0, 0], H2), (H1, H2[:, 0])])
+def test_float16_matmul_rounds_once_as_numpy(matmul, a, b):
+    # NumPy's float16 matmul multiplies exactly and accumulates in float32; products rounded to float16 were ulps off
+    np.testing.assert_array_equal(matmul(Tensor(a), Tensor(b)).numpy(), np.matmul(a, b))

@@ -101,6 +101,8 @@ def _tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
         ax_y = [normalize_axis(operator_index(i), y.ndim) for i in _as_list(ax_b)]
         if len(ax_x) != len(ax_y):
             raise ValueError("shape-mismatch for sum")
+        if len(set(ax_x)) != len(ax_x) or len(set(ax_y)) != len(ax_y):
+            raise ValueError("duplicate axes are not allowed in tensordot")
     return contract(x, y, ax_x, ax_y)
 
 
@@ -156,6 +158,11 @@ def _einsum(*operands: Any, out: Any = None, optimize: Any = False, **kwargs: An
     if len(in_specs) < len(ts):
         raise ValueError("more operands provided to einstein sum function than specified in the subscripts string")
     dt = dtypes.to_dtype(kwargs["dtype"]) if kwargs.get("dtype") is not None else result_dtype(*ts)
+    casting = kwargs.get("casting", "safe")
+    for i, t in enumerate(ts):
+        if not np.can_cast(t.dtype.np_name, dt.np_name, casting):
+            raise TypeError(f"Iterator operand {i} dtype could not be cast from dtype('{t.dtype.np_name}') to "
+                            f"dtype('{dt.np_name}') according to the rule '{casting}'")
     labelled: list[tuple[Tensor, list[str]]] = []
     counts: dict[str, int] = {}  # occurrences in the subscripts: implicit output keeps labels seen exactly once
     n_ell = 0

@@ -533,3 +533,27 @@ def test_round_decimals_as_numpy(dtype, decimals):
         g = got.numpy()
         assert g.dtype == ref.dtype
         np.testing.assert_array_equal(g, ref)
+
+
+@pytest.mark.parametrize("dtype, casting", [(np.int8, "safe"), (np.float32, "safe"), (np.float16, "safe"),
+                                            (np.int8, "same_kind")])
+def test_einsum_dtype_follows_the_casting_rule(dtype, casting):
+    # NumPy refuses a dtype= its operands do not cast to under `casting` (default 'safe'); it was cast silently
+    a = SQ * 10
+    with pytest.raises(TypeError):
+        np.einsum("ij,jk", a, a, dtype=dtype, casting=casting)
+    with pytest.raises(TypeError, match="could not be cast"):
+        np.einsum("ij,jk", Tensor(a), Tensor(a), dtype=dtype, casting=casting)
+
+
+@pytest.mark.parametrize("kw", [{"dtype": np.float32, "casting": "same_kind"}, {"dtype": np.int8, "casting": "unsafe"}])
+def test_einsum_dtype_allowed_by_casting(kw):
+    a = SQ * 10
+    got = np.einsum("ij,jk", Tensor(a), Tensor(a), **kw)
+    same(got, np.einsum("ij,jk", a, a, **kw), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("axes", [([0, 0], [0, 1]), ([0, 1], [1, 1])])
+def test_tensordot_duplicate_axes_raise(axes):
+    with pytest.raises(ValueError, match="duplicate axes"):
+        np.tensordot(Tensor(SQ), Tensor(SQ), axes)

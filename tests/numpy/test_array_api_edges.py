@@ -48,3 +48,10 @@ H2 = (rng.standard_normal((7, 6)) * 3).astype(np.float16)
 def test_float16_matmul_rounds_once_as_numpy(matmul, a, b):
     # NumPy's float16 matmul multiplies exactly and accumulates in float32; products rounded to float16 were ulps off
     np.testing.assert_array_equal(matmul(Tensor(a), Tensor(b)).numpy(), np.matmul(a, b))
+
+
+@pytest.mark.parametrize("shape, axis", [((0,), None), ((3, 0), 1), ((0, 2), 0)])
+def test_cumulative_sum_include_initial_of_an_empty_axis(shape, axis):
+    a = np.zeros(shape, np.float32)
+    same(xp.cumulative_sum(Tensor(a), axis=axis, include_initial=True),
+         np.cumulative_sum(a, axis=axis, include_initial=True))

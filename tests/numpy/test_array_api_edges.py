@@ -55,3 +55,17 @@ def test_cumulative_sum_include_initial_of_an_empty_axis(shape, axis):
     a = np.zeros(shape, np.float32)
     same(xp.cumulative_sum(Tensor(a), axis=axis, include_initial=True),
          np.cumulative_sum(a, axis=axis, include_initial=True))
+
+
+@pytest.mark.parametrize("args, kw, err", [((2.5,), {}, TypeError), ((2, 2.0), {}, TypeError),
+                                           ((2,), {"k": 0.5}, TypeError), ((-1,), {}, ValueError),
+                                           ((2, -3), {}, ValueError)])
+def test_eye_bad_sizes_raise_as_numpy(args, kw, err):
+    with pytest.raises(err):
+        np.eye(*args, **kw)
+    with pytest.raises(err):
+        xp.eye(*args, **kw)
+
+
+def test_eye_numpy_integer_sizes():
+    same(xp.eye(np.int64(2), np.int32(3), k=np.int8(1)), np.eye(2, 3, k=1, dtype=np.float32))

@@ -69,3 +69,22 @@ def test_eye_bad_sizes_raise_as_numpy(args, kw, err):
 
 def test_eye_numpy_integer_sizes():
     same(xp.eye(np.int64(2), np.int32(3), k=np.int8(1)), np.eye(2, 3, k=1, dtype=np.float32))
+
+
+A24 = np.arange(24.0).reshape(2, 3, 4)
+VIEWS = {"transposed": lambda a: a.transpose(1, 0, 2), "strided": lambda a: a[:, ::2], "contiguous": lambda a: a,
+         "reversed_axes": lambda a: a.transpose(2, 1, 0)}
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("shape", [(-1,), (2, -1), (4, -1), (2, 1, -1)])
+def test_reshape_copy_false_refuses_a_copy_as_numpy(view, shape):
+    ref_src = VIEWS[view](A24)
+    src = VIEWS[view](Tensor(A24))
+    try:
+        ref = np.reshape(ref_src, shape, copy=False)
+    except ValueError:
+        with pytest.raises(ValueError):
+            xp.reshape(src, shape, copy=False)
+        return
+    same(xp.reshape(src, shape, copy=False), ref)

@@ -3,6 +3,7 @@ by `__array_namespace_info__().default_dtypes()`); `device=` accepts 'CPU'/'CUDA
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,7 +67,11 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: A
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> Tensor:
-    n_cols = n_rows if n_cols is None else n_cols
+    n_rows = operator.index(n_rows)  # TypeError for a float, as np.eye
+    n_cols = n_rows if n_cols is None else operator.index(n_cols)
+    k = operator.index(k)
+    if n_rows < 0 or n_cols < 0:
+        raise ValueError("negative dimensions are not allowed")
     probe = Tensor(UOp.const(0, dtypes.int64), device=device)
     i, j = iota(n_rows, probe).reshape(n_rows, 1), iota(n_cols, probe).reshape(1, n_cols)
     return (j - i == k).cast(_dt(dtype) or dtypes.default_float)

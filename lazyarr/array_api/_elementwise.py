@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from lazyarr import dtypes
+from lazyarr.frontend.elementwise import clip_bounds
 from lazyarr.frontend.np_ufuncs import ufunc_call
 from lazyarr.frontend.tensor import Tensor
 
@@ -55,13 +56,24 @@ _round.__name__ = _round.__qualname__ = "round"
 FUNCTIONS["round"] = _round
 
 
+def _bound(b: Any, dt: Any) -> Any:
+    if isinstance(b, Tensor):
+        return b.cast(dt)
+    if dt.is_int and type(b) is int and not np.iinfo(dt.np_name).min <= b <= np.iinfo(dt.np_name).max:
+        raise OverflowError(f"Python integer {b} out of bounds for {dt.name}")
+    return dtypes.cast_scalar(b, dt)
+
+
 def clip(x: Tensor, /, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002 - the standard's names
-    """`x` limited to [min, max] in x's dtype (bounds may be scalars or arrays; None leaves a side open)."""
+    """`x` limited to [min, max] in x's dtype (bounds may be scalars or arrays; None leaves a side open). A Python
+    int bound beyond an integer dtype clips nothing on its own side and is an OverflowError on the other, as
+    NumPy's clip (it is never wrapped into the dtype)."""
+    min, max = clip_bounds(x.dtype, min, max)  # noqa: A001
     out = x
     if min is not None:
-        out = out.maximum(min.cast(x.dtype) if isinstance(min, Tensor) else dtypes.cast_scalar(min, x.dtype))
+        out = out.maximum(_bound(min, x.dtype))
     if max is not None:
-        out = out.minimum(max.cast(x.dtype) if isinstance(max, Tensor) else dtypes.cast_scalar(max, x.dtype))
+        out = out.minimum(_bound(max, x.dtype))
     return out.cast(x.dtype)
 
 

@@ -32,6 +32,7 @@ from lazyarr.frontend.numpy_api import implements, is_tensor, numpy_fallback, wr
 from lazyarr.frontend.reduce import keepdims_flag
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
+from lazyarr.graph.uop import UOp
 from lazyarr.helpers import normalize_axis, prod
 
 
@@ -161,10 +162,11 @@ def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any,
     m = as_tensor(mean, x).cast(calc) if mean is not _NoValue else _mean(xc, axes, calc, keepdims=True, where=where)
     d = xc - m
     sq = reduce(np.add, d * d, axes, calc, None, True, _NoValue, where)
-    dof = _count(x, axes, where, calc) - ddof
-    r = sq / (max(dof, 0) if isinstance(dof, int) else dof.maximum(0))
+    dof = _count(x, axes, where, calc) - ddof  # a Python number (a float for a float ddof) unless `where` is an array
+    static = not isinstance(dof, Tensor)
+    r = sq / (max(dof, 0) if static else dof.maximum(0))
     if nan_without_dof:
-        r = (r * math.nan if dof <= 0 else r) if isinstance(dof, int) else (dof <= 0).where(math.nan, r)
+        r = (r * math.nan if dof <= 0 else r) if static else (dof <= 0).where(math.nan, r)
     return r, axes, res_dt
 
 
@@ -236,8 +238,8 @@ def _cumulative_std(func: Callable[..., Any], ufunc: np.ufunc, x: Any, axis: Any
     ax = accumulate_axis(axis, t.ndim)
     r = _cumulative(func, ufunc, t, ax, dtype, None)
     if include_initial:
-        first = const_like(r.shrink([(0, 1) if i == ax else (0, s) for i, s in enumerate(r.shape)]),
-                           0 if ufunc is np.add else 1)
+        shape = tuple(1 if i == ax else s for i, s in enumerate(r.shape))  # r's axis may be empty: no shrink
+        first = r._new(UOp.const(0 if ufunc is np.add else 1, r.dtype, shape))
         r = first.cat(r, dim=ax)
     return finish(r, out, func.__name__)
 

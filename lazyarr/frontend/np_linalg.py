@@ -35,9 +35,10 @@ def contract(x: Tensor, y: Tensor, ax_x: list[int], ax_y: list[int]) -> Tensor:
     free_x = [i for i in range(x.ndim) if i not in ax_x]
     free_y = [j for j in range(y.ndim) if j not in ax_y]
     fa, ks, fb = [x.shape[i] for i in free_x], [x.shape[i] for i in ax_x], [y.shape[j] for j in free_y]
-    xa = x.cast(dt).permute(free_x + ax_x).reshape(tuple(fa + ks + [1] * len(fb)))
-    yb = y.cast(dt).permute(ax_y + free_y).reshape(tuple([1] * len(fa) + ks + fb))
-    return _sum_no_upcast(xa * yb, tuple(range(len(fa), len(fa) + len(ks))), dt)
+    calc = dtypes.float32 if dt is dtypes.float16 else dt  # NumPy's float16 dot: exact products, one rounding
+    xa = x.cast(calc).permute(free_x + ax_x).reshape(tuple(fa + ks + [1] * len(fb)))
+    yb = y.cast(calc).permute(ax_y + free_y).reshape(tuple([1] * len(fa) + ks + fb))
+    return _sum_no_upcast(xa * yb, tuple(range(len(fa), len(fa) + len(ks))), calc).cast(dt)
 
 
 @implements(np.dot)
@@ -100,6 +101,8 @@ def _tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
         ax_y = [normalize_axis(operator_index(i), y.ndim) for i in _as_list(ax_b)]
         if len(ax_x) != len(ax_y):
             raise ValueError("shape-mismatch for sum")
+        if len(set(ax_x)) != len(ax_x) or len(set(ax_y)) != len(ax_y):
+            raise ValueError("duplicate axes are not allowed in tensordot")
     return contract(x, y, ax_x, ax_y)
 
 
@@ -155,6 +158,11 @@ def _einsum(*operands: Any, out: Any = None, optimize: Any = False, **kwargs: An
     if len(in_specs) < len(ts):
         raise ValueError("more operands provided to einstein sum function than specified in the subscripts string")
     dt = dtypes.to_dtype(kwargs["dtype"]) if kwargs.get("dtype") is not None else result_dtype(*ts)
+    casting = kwargs.get("casting", "safe")
+    for i, t in enumerate(ts):
+        if not np.can_cast(t.dtype.np_name, dt.np_name, casting):
+            raise TypeError(f"Iterator operand {i} dtype could not be cast from dtype('{t.dtype.np_name}') to "
+                            f"dtype('{dt.np_name}') according to the rule '{casting}'")
     labelled: list[tuple[Tensor, list[str]]] = []
     counts: dict[str, int] = {}  # occurrences in the subscripts: implicit output keeps labels seen exactly once
     n_ell = 0
@@ -225,7 +233,7 @@ def _vector_norm(x: Tensor, ord: Any, axes: tuple[int, ...], keepdims: bool) -> 
     if ord is None or ord == 2:
         r = (x * x).sum(axes, keepdims=True).sqrt()
     elif ord == math.inf:
-        r = ax.max(axes, keepdims=True)
+        r = ax.max(axes, keepdims=True, initial=0)  # 0 for an empty vector, as NumPy's
     elif ord == -math.inf:
         r = ax.min(axes, keepdims=True)
     elif ord == 0:
@@ -246,7 +254,8 @@ def _matrix_norm(x: Tensor, ord: Any, axes: tuple[int, ...], keepdims: bool) -> 
     elif ord in (1, -1, math.inf, -math.inf):
         s_axis, e_axis = (row, col) if ord in (1, -1) else (col, row)
         sums = x.abs().sum(s_axis, keepdims=True)
-        r = sums.max(e_axis, keepdims=True) if ord in (1, math.inf) else sums.min(e_axis, keepdims=True)
+        # max with initial=0: 0 for an empty matrix, as NumPy's
+        r = sums.max(e_axis, keepdims=True, initial=0) if ord in (1, math.inf) else sums.min(e_axis, keepdims=True)
     elif ord in (2, -2, "nuc"):
         return None  # needs singular values
     else:

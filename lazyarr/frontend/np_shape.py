@@ -60,6 +60,10 @@ def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = 
     if shape is None:
         raise TypeError("reshape() missing required argument 'shape' (pos 2)")
     dims = _resolve_shape(shape, x.size)
+    if copy is False and x.size:
+        # NumPy's own no-copy rule on a stand-in with x's strides (no data is read): ValueError where a copy is needed
+        stand_in = np.lib.stride_tricks.as_strided(np.empty(1, np.uint8), x.shape, x.strides, writeable=False)
+        np.reshape(stand_in, dims, order=order, copy=False)
     if order == "F":
         out = _reverse_axes(_reverse_axes(x).reshape(dims[::-1]))
     elif order in ("C", "A", None):

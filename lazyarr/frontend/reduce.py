@@ -207,7 +207,8 @@ class ReduceMixin:
         if self.ndim == 0 or o.ndim == 0:
             raise ValueError("matmul: Input operand does not have enough dimensions")
         dt = dtypes.promote(self.dtype, o.dtype)
-        a, b = self.cast(dt), o.cast(dt)
+        calc = dtypes.float32 if dt is dtypes.float16 else dt  # float16: exact products, one rounding (NumPy's)
+        a, b = self.cast(calc), o.cast(calc)
         a2 = a.reshape(1, -1) if a.ndim == 1 else a
         b2 = b.reshape(-1, 1) if b.ndim == 1 else b
         if a2.shape[-1] != b2.shape[-2]:
@@ -221,7 +222,7 @@ class ReduceMixin:
             out = out.squeeze(-2)
         if b.ndim == 1:
             out = out.squeeze(-1)
-        return out
+        return out.cast(dt)
 
     def dot(self: Tensor, other: Any) -> Tensor:
         return self.matmul(other)

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from enum import Enum, auto
 from typing import Any
 
+import numpy as np
+
 from lazyarr.dtypes import DType
 
 
@@ -157,6 +159,15 @@ def _safe(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
+def _fpow(a: Any, b: Any) -> Any:
+    """a**b as C's pow: exact for two ints, else IEEE (0.0**-1 is inf, overflow is +-inf, a negative base to a
+    non-integer power NaN), where Python's ** raises or returns a complex number."""
+    if isinstance(a, int) and isinstance(b, int):
+        return _safe(pow)(a, b)
+    with np.errstate(all="ignore"):
+        return float(np.power(np.float64(a), np.float64(b)))
+
+
 def _fdiv(a: Any, b: Any) -> float:
     if b == 0:
         if a == 0 or math.isnan(a):
@@ -216,7 +227,7 @@ PYTHON_ALU: dict[Ops, Callable[..., Any]] = {
     Ops.MOD: _mod,
     Ops.MAX: lambda a, b: a if math.isnan(a) or a >= b else b,
     Ops.MIN: lambda a, b: a if math.isnan(a) or a <= b else b,
-    Ops.POW: _safe(lambda a, b: float(a) ** b if not isinstance(a, int) or not isinstance(b, int) else a**b),
+    Ops.POW: _fpow,
     Ops.CMPLT: lambda a, b: a < b,
     Ops.CMPLE: lambda a, b: a <= b,
     Ops.CMPEQ: lambda a, b: a == b,

@@ -40,6 +40,9 @@ CASES = {
     "var": (np.var, (D,), {"axis": (1, 2)}),
     "var_int": (np.var, (I,), {"axis": 1}),
     "var_correction": (np.var, (D,), {"correction": 1}),
+    "var_float_ddof": (np.var, (D,), {"axis": 1, "ddof": 1.5}),
+    "std_float_ddof_where": (np.std, (D,), {"axis": 2, "ddof": 0.0, "where": D > -1}),
+    "nanvar_float_ddof": (np.nanvar, (NANS,), {"axis": 0, "ddof": 1.0}),
     "max": (np.max, (D,), {"axis": 1}),
     "max_initial_where": (np.max, (F,), {"axis": 0, "initial": -1.0, "where": F < 0.5}),
     "min": (np.min, (I,), {"axis": -1, "keepdims": True}),
@@ -131,6 +134,18 @@ CASES = {
     "norm_ord_1_matrix": (np.linalg.norm, (SQ,), {"ord": 1}),
     "norm_fro_keepdims": (np.linalg.norm, (D,), {"axis": (1, 2), "keepdims": True}),
     "norm_p3": (np.linalg.norm, (V,), {"ord": 3}),
+    "dot_float16": (np.dot, ((D * 3).astype(np.float16), (SQ * 3).astype(np.float16)), {}),
+    "inner_float16": (np.inner, ((F * 3).astype(np.float16), (F * 5).astype(np.float16)), {}),
+    "vdot_float16": (np.vdot, ((SQ * 3).astype(np.float16), (SQ * 5).astype(np.float16)), {}),
+    "tensordot_float16": (np.tensordot, ((D * 3).astype(np.float16), (D * 5).astype(np.float16)), {"axes": ([1, 2], [1, 2])}),
+    "cumulative_sum_empty_initial": (np.cumulative_sum, (np.zeros(0),), {"include_initial": True}),
+    "cumulative_prod_empty_axis_initial": (np.cumulative_prod, (np.zeros((2, 0), np.int8),),
+                                           {"axis": 1, "include_initial": True}),
+    "norm_empty_inf": (np.linalg.norm, (np.zeros((0, 3)),), {"ord": np.inf, "axis": 0}),
+    "norm_empty_matrix_1": (np.linalg.norm, (np.zeros((0, 3)),), {"ord": 1, "axis": (1, 0)}),
+    "norm_empty_matrix_inf": (np.linalg.norm, (np.zeros((0, 3)),), {"ord": np.inf}),
+    "norm_empty_neg_ord": (np.linalg.norm, (np.zeros((0, 3)),), {"ord": -1, "axis": 0}),
+    "vector_norm_empty_inf": (np.linalg.vector_norm, (np.zeros((2, 0)),), {"ord": np.inf, "axis": 1}),
     "norm_int": (np.linalg.norm, (I,), {"ord": 0, "axis": 1}),
     "diff": (np.diff, (D,), {}),
     "diff_n2_axis0": (np.diff, (I,), {"n": 2, "axis": 0}),
@@ -521,3 +536,27 @@ def test_round_decimals_as_numpy(dtype, decimals):
         g = got.numpy()
         assert g.dtype == ref.dtype
         np.testing.assert_array_equal(g, ref)
+
+
+@pytest.mark.parametrize("dtype, casting", [(np.int8, "safe"), (np.float32, "safe"), (np.float16, "safe"),
+                                            (np.int8, "same_kind")])
+def test_einsum_dtype_follows_the_casting_rule(dtype, casting):
+    # NumPy refuses a dtype= its operands do not cast to under `casting` (default 'safe'); it was cast silently
+    a = SQ * 10
+    with pytest.raises(TypeError):
+        np.einsum("ij,jk", a, a, dtype=dtype, casting=casting)
+    with pytest.raises(TypeError, match="could not be cast"):
+        np.einsum("ij,jk", Tensor(a), Tensor(a), dtype=dtype, casting=casting)
+
+
+@pytest.mark.parametrize("kw", [{"dtype": np.float32, "casting": "same_kind"}, {"dtype": np.int8, "casting": "unsafe"}])
+def test_einsum_dtype_allowed_by_casting(kw):
+    a = SQ * 10
+    got = np.einsum("ij,jk", Tensor(a), Tensor(a), **kw)
+    same(got, np.einsum("ij,jk", a, a, **kw), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("axes", [([0, 0], [0, 1]), ([0, 1], [1, 1])])
+def test_tensordot_duplicate_axes_raise(axes):
+    with pytest.raises(ValueError, match="duplicate axes"):
+        np.tensordot(Tensor(SQ), Tensor(SQ), axes)

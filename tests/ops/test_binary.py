@@ -322,3 +322,14 @@ def test_bool_operators() -> None:
         _ = ta - tb
     with pytest.raises(TypeError):
         _ = -ta
+
+
+@pytest.mark.parametrize("base, exp", [(0.0, -1.0), (-0.0, -1.0), (-0.0, -2.0), (0.0, -0.5), (10.0, 400.0),
+                                       (-10.0, 401.0), (-8.0, 0.5), (-2.0, 3.0), (np.nan, 0.0), (1.0, np.nan)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_pow_of_a_constant_tensor_special_values(base, exp, dtype):
+    # a constant operand folds on Python scalars: C's pow there too (Python's ** raised or gave a complex number)
+    got = Tensor.full((2,), base, dtype) ** exp
+    with np.errstate(all="ignore"):
+        ref = np.full((2,), base, dtype) ** dtype(exp)
+    np.testing.assert_array_equal(got.numpy(), ref)

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from lazyarr import dtypes
-from lazyarr.frontend.elementwise import clip_bounds
+from lazyarr.frontend.elementwise import beyond_range, clip_bounds
 from lazyarr.frontend.np_ufuncs import ufunc_call
 from lazyarr.frontend.tensor import Tensor
 
@@ -59,7 +59,7 @@ FUNCTIONS["round"] = _round
 def _bound(b: Any, dt: Any) -> Any:
     if isinstance(b, Tensor):
         return b.cast(dt)
-    if dt.is_int and type(b) is int and not np.iinfo(dt.np_name).min <= b <= np.iinfo(dt.np_name).max:
+    if beyond_range(dt, b):
         raise OverflowError(f"Python integer {b} out of bounds for {dt.name}")
     return dtypes.cast_scalar(b, dt)
 

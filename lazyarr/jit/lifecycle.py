@@ -17,6 +17,7 @@ import numpy as np
 
 from lazyarr.frontend.inplace import (
     RECENT_CAP,
+    _on,
     hold,
     is_realized,
     join_views,
@@ -674,20 +675,12 @@ def _copy_aliases(aliases: list[Tensor]) -> None:
         for m in list(g.members) if g is not None else [t]:
             chain, base = strip_movement(m.uop)
             if base.op is _BUFFER and base.arg is b:
-                m.uop = _on_storage(chain, new)
+                m.uop = _on(chain, new)
                 hold(m)
         if g is not None:
             chain, base = strip_movement(g.base)
             if base.op is _BUFFER and base.arg is b:
-                g.base = _on_storage(chain, new)
-
-
-def _on_storage(chain: list[UOp], base: UOp) -> UOp:
-    """Movement ops `chain` (top-down) rebuilt over `base`."""
-    u = base
-    for mv in reversed(chain):
-        u = UOp(mv.op, mv.dtype, (u,), mv.arg)
-    return u
+                g.base = _on(chain, new)
 
 
 def _buffer_ids(u: UOp) -> frozenset[int]:

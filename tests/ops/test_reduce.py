@@ -178,6 +178,37 @@ def test_argmax_ties_and_nan() -> None:
     assert_close(t.min(0), np.min(a, 0))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_max_min_nan_and_signed_zeros(dtype: str) -> None:
+    # rows of 300 (a vectorised loop and a tail) with a NaN at the start, middle, tail or nowhere, rows whose max/min
+    # is a zero, rows of infinities; a NaN propagates (NumPy), and max/min order -0 < +0 (IEEE 754-2019 maximum and
+    # minimum: NumPy's own choice of zero depends on the order it visits them)
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((12, 300)).astype(dtype)
+    for row, col in ((0, 0), (1, 150), (2, 299), (3, 17)):
+        a[row, col] = np.nan
+    a[4] = -np.abs(a[4])
+    a[4, [3, 200]] = [-0.0, 0.0]  # max +0
+    a[5] = -np.abs(a[5])
+    a[5, [10, 250]] = -0.0  # max -0
+    a[6] = np.abs(a[6])
+    a[6, [7, 299]] = [0.0, -0.0]  # min -0
+    a[7] = np.abs(a[7])
+    a[7, 40] = 0.0  # min +0
+    a[8] = -np.inf
+    a[9] = np.inf
+    a[10, 5] = np.inf
+    t = Tensor(a)
+    for got, ref in ((t.max(1), np.max(a, 1)), (t.min(1), np.min(a, 1)), (t.max(), np.max(a)),
+                     (t.min(0), np.min(a, 0)), (t[4:8].max((0, 1)), np.max(a[4:8])), (t[1:].min(), np.min(a[1:]))):
+        assert_close(got, ref)
+    signs = [np.signbit(t[4].max().numpy()), np.signbit(t[5].max().numpy()), np.signbit(t[6].min().numpy()),
+             np.signbit(t[7].min().numpy()), np.signbit(t[4:6].max().numpy()), np.signbit(t[6:8].min().numpy())]
+    assert signs == [False, True, True, False, False, True]
+    x = a[[0, 4, 5, 11]]
+    assert_close(Tensor(x).softmax(1), _softmax(x, 1))
+
+
 def test_var_std_ddof_and_keepdims() -> None:
     a = sample("float64", (2, 3, 4))
     t = Tensor(a)

@@ -125,6 +125,9 @@ SHORT_BLOCK = 32
 # A row sum of values loaded where they lie (a sum over a buffer's last axis, nothing else computed in the loop) sums
 # its full blocks in a loop of their own (`loaded_sum`); False renders it as any other blocked loop (A/B benchmarks).
 LOADED_SUM = True
+# Float max/min reductions run a fast first pass and fix up NaN and ±0 results (`minmax_loop`); False renders them
+# with fmaximum/fminimum throughout (A/B benchmarks).
+FAST_MINMAX = True
 TRANSCENDENTAL_IMPORTS += [f"{TRANSCENDENTAL[op]}_{t}_small" for op, t in RANGED]
 
 
@@ -353,7 +356,8 @@ class _Renderer:
         loop must be able to compute their values again (no store into a buffer it reads, no product it overwrites)
         and no value they depend on may be an accumulator the loop updates."""
         body = loop.body
-        if loop.parallel or self.ref or self.trig_small or any(isinstance(s, (Loop, Gemm)) for s in body):
+        if not FAST_MINMAX or loop.parallel or self.ref or self.trig_small or \
+                any(isinstance(s, (Loop, Gemm)) for s in body):
             return []
         ups = [s for s in body if isinstance(s, AccUpdate) and s.op in (Ops.MAX, Ops.MIN)
                and self.dtypes[s.acc].name in ("float32", "float64")]

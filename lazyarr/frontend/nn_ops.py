@@ -397,12 +397,16 @@ class NNMixin:
         tgt = tgt.cast(dtypes.int64)
         classes = new_tensor(self, UOp(Ops.IOTA, dtypes.int64, (), n_cls)).reshape([n_cls if i == 1 else 1
                                                                            for i in range(logp.ndim)])
-        hot = tgt.unsqueeze(1) == classes
-        valid = tgt != ignore_index
-        w = hot.cast(logp.dtype) if weight is None else hot.where(weight.cast(logp.dtype).reshape(classes.shape), 0)
-        w = w * valid.unsqueeze(1).cast(logp.dtype)
-        picked_w = w.sum(1)
-        loss = -(logp * w).sum(1)
+        # the entry of each target is selected, not multiplied by a one-hot mask: a -inf (or NaN) log-probability of
+        # another class stays out of the loss and its gradient, as in PyTorch, which reads logp[n, target[n]] alone
+        picked = (tgt.unsqueeze(1) == classes) & (tgt != ignore_index).unsqueeze(1)
+        w = picked.cast(logp.dtype) if weight is None else \
+            picked.where(weight.cast(logp.dtype).reshape(classes.shape), 0)
+        if weight is None:  # a target in range picks one class: count them without a pass over the classes
+            picked_w = ((tgt >= 0) & (tgt < n_cls) & (tgt != ignore_index)).cast(logp.dtype)
+        else:
+            picked_w = w.sum(1)
+        loss = -picked.where(logp * w, 0).sum(1)
         out = _reduce_loss(loss, reduction, picked_w.sum())
         return out.squeeze(0) if self.ndim == 1 and reduction == "none" else out
 

@@ -193,6 +193,23 @@ def test_nll_loss_rejects_out_of_range_targets() -> None:
         F.nll_loss(Tensor(LOGITS), Tensor(np.array([0, 5, 1, 1, 1, 1])))
 
 
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_nll_and_cross_entropy_with_minus_inf_logits_of_other_classes(weighted: bool, reduction: str) -> None:
+    # masked logits (-inf at classes that are not the target) give PyTorch's finite loss and gradient; a one-hot
+    # product turned each -inf * 0 into NaN
+    x = LOGITS.copy()
+    x[0, 1], x[1, [0, 3]], x[4, 2] = -np.inf, -np.inf, -np.inf
+    target = np.array([0, 1, 2, 0, 1, 0])
+    assert np.isfinite(x[np.arange(6), target]).all()
+    w = (Tensor(WEIGHT),) if weighted else ()
+    tw = (torch.tensor(WEIGHT),) if weighted else ()
+    compare(lambda x: F.cross_entropy(x, Tensor(target), *w, reduction=reduction),
+            lambda x: TF.cross_entropy(x, torch.tensor(target), *tw, reduction=reduction), x)
+    compare(lambda x: F.nll_loss(x.log_softmax(1), Tensor(target), *w, reduction=reduction),
+            lambda x: TF.nll_loss(x.log_softmax(1), torch.tensor(target), *tw, reduction=reduction), x)
+
+
 @pytest.mark.parametrize("smoothing", [0.0, 0.2])
 def test_cross_entropy_with_every_target_ignored_has_zero_gradient(smoothing: float) -> None:
     # the mean over zero weights is NaN (as in PyTorch) but the gradient is 0, not NaN

@@ -102,7 +102,8 @@ def test_cross_entropy_backward_through_a_broadcast_affine_map_fuses() -> None:
     w0, b0 = arrays(2, (10,))
     labels = rng.integers(0, 10, 64)
     w, b = Tensor(w0, requires_grad=True), Tensor(b0, requires_grad=True)
-    with kernel_count(9):  # 14 before the recompute rule weighed kernels and per-element work
+    with kernel_count(8):  # 14 before the recompute rule weighed kernels and per-element work, 9 before the
+        # targets of the mean were counted without a pass over the classes
         loss = lazyarr.nn.functional.cross_entropy(Tensor(x) * w + b, Tensor(labels))
         loss.backward()
         loss.realize(w.grad, b.grad)

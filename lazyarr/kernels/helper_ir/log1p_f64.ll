@@ -3,7 +3,7 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v56B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v10B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEd = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental9log1p_f64B3v57B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental8_log1p64B3v58B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd8UniTupleIdLi7EE = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental10_log_partsB3v36B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null

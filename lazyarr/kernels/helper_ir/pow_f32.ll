@@ -3,7 +3,7 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v160B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEff = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v38B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEff = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental6_log64B4v162B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd8UniTupleIdLi4EE = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental10_log_partsB3v36B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v37B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null

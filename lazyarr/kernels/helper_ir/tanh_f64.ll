@@ -3,7 +3,7 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v136B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v20B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEd = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental8tanh_f64B4v137B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental7_tanh64B4v138B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd8UniTupleIdLi10EE = common local_unnamed_addr global ptr null
 @_ZN08NumbaEnv7lazyarr7kernels14transcendental9_expm1_64B3v67B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd8UniTupleIdLi10EE = common local_unnamed_addr global ptr null

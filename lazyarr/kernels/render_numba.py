@@ -579,9 +579,10 @@ class _Renderer:
         if LOADED_SUM and rowwise is not None and all(isinstance(x, Instr) and not ranged_kind(x) for x in body):
             self.loaded_sum(loop, upd, rowwise, tmp, depth)
             return
+        chunk = "REDUCE_CHUNK" if rowwise is not None else "REDUCE_BLOCK"
         self.lines += [f"{pad}{seg} = {render_const(-0.0, dt)}",
-                       f"{pad}for {v}_b in range(0, {loop.extent}, REDUCE_BLOCK):",
-                       f"{pad}    {v}_m = min(REDUCE_BLOCK, {loop.extent} - {v}_b)"]
+                       f"{pad}for {v}_b in range(0, {loop.extent}, {chunk}):",
+                       f"{pad}    {v}_m = min({chunk}, {loop.extent} - {v}_b)"]
         checks = [(x.srcs[0], x.op, t) for x in body if isinstance(x, Instr) and (t := ranged_kind(x))]
         full = depth + 1  # the depth of the loop over the block's elements with the full functions
         if checks and not self.ref and not self.trig_small and self.can_rerun(body) and \
@@ -598,36 +599,37 @@ class _Renderer:
             full += 1
         self.lines.append(f"{'    ' * full}for {v} in range({v}_b, {v}_b + {v}_m):")
         self.block_body(loop, upd, rowwise is None, tmp, full + 1)
-        fill = self.scratch_sum(v, seg, dt, tmp, f"{pad}    ")
         if rowwise is None:
-            self.lines += fill
-        else:
+            self.lines += self.scratch_sum(f"{v}_m", seg, dt, tmp, f"{pad}    ")
+        else:  # the chunk's blocks, summed where they lie
             buf, index = rowwise
-            self.dtypes[f"{v}_b"] = dtypes.int64
-            first = self.recompute(index, {v: f"{v}_b"}, "_s", loop, f"{pad}    ")
-            self.lines += [f"{pad}    if {v}_m == REDUCE_BLOCK:",
-                           f"{pad}        {seg} = {np_type(dt)}({seg} + block_sum_{suffix}(b{buf}, {first}))",
-                           f"{pad}    else:",
-                           f"{pad}        for {v}_p in range({v}_m):",
-                           f"{pad}            {tmp}[np.uint64({v}_p)] = b{buf}[np.uint64({first} + {v}_p)]"]
-            self.lines += ["    " + line for line in fill]
+            self.dtypes[f"{v}_k"] = dtypes.int64
+            self.lines += [f"{pad}    for {v}_k in range({v}_b, {v}_b + {v}_m, REDUCE_BLOCK):",
+                           f"{pad}        {v}_km = min(REDUCE_BLOCK, {v}_b + {v}_m - {v}_k)"]
+            first = self.recompute(index, {v: f"{v}_k"}, "_s", loop, f"{pad}        ")
+            self.lines += [f"{pad}        if {v}_km == REDUCE_BLOCK:",
+                           f"{pad}            {seg} = {np_type(dt)}({seg} + block_sum_{suffix}(b{buf}, {first}))",
+                           f"{pad}        else:",
+                           f"{pad}            for {v}_p in range({v}_km):",
+                           f"{pad}                {tmp}[np.uint64({v}_p)] = b{buf}[np.uint64({first} + {v}_p)]",
+                           *self.scratch_sum(f"{v}_km", seg, dt, tmp, f"{pad}            ")]
         self.prefetch_next_row(loop, depth + 1)
         self.lines.append(f"{pad}{upd.acc} = {np_type(dt)}({upd.acc} + {seg})")
 
     @staticmethod
-    def padded_sum(v: str, seg: str, dt: DType, tmp: str, pad: str) -> list[str]:
-        """Lines adding the sum of scratch `tmp`[:`v`_m] to `seg` by `block_sum`, after padding it with -0.0."""
+    def padded_sum(m: str, seg: str, dt: DType, tmp: str, pad: str) -> list[str]:
+        """Lines adding the sum of scratch `tmp`[:`m`] to `seg` by `block_sum`, after padding it with -0.0."""
         suffix = "f64" if dt.itemsize == 8 else "f32"
-        return [f"{pad}for {v}_p in range({v}_m, REDUCE_BLOCK):",
-                f"{pad}    {tmp}[np.uint64({v}_p)] = {render_const(-0.0, dt)}",
+        return [f"{pad}for {m}_p in range({m}, REDUCE_BLOCK):",
+                f"{pad}    {tmp}[np.uint64({m}_p)] = {render_const(-0.0, dt)}",
                 f"{pad}{seg} = {np_type(dt)}({seg} + block_sum_{suffix}({tmp}, 0))"]
 
-    def scratch_sum(self, v: str, seg: str, dt: DType, tmp: str, pad: str) -> list[str]:
-        """Lines adding the sum of scratch `tmp`[:`v`_m] (a short or last block) to `seg`: by `short_sum` below
-        SHORT_BLOCK elements, else by `padded_sum`."""
-        return [f"{pad}if {v}_m < {SHORT_BLOCK}:",
-                f"{pad}    {seg} = {np_type(dt)}({seg} + short_sum({tmp}, 0, {v}_m))",
-                f"{pad}else:", *self.padded_sum(v, seg, dt, tmp, f"{pad}    ")]
+    def scratch_sum(self, m: str, seg: str, dt: DType, tmp: str, pad: str) -> list[str]:
+        """Lines adding the sum of scratch `tmp`[:`m`] (a short or last block of `m` elements) to `seg`: by
+        `short_sum` below SHORT_BLOCK elements, else by `padded_sum`."""
+        return [f"{pad}if {m} < {SHORT_BLOCK}:",
+                f"{pad}    {seg} = {np_type(dt)}({seg} + short_sum({tmp}, 0, {m}))",
+                f"{pad}else:", *self.padded_sum(m, seg, dt, tmp, f"{pad}    ")]
 
     def loaded_sum(self, loop: Loop, upd: AccUpdate, rowwise: tuple[int, str], tmp: str, depth: int) -> None:
         """`blocked_loop` for a row sum of values loaded from consecutive positions of a buffer, in a loop that computes
@@ -659,7 +661,7 @@ class _Renderer:
                        f"{pad}    else:",
                        f"{pad}        for {v}_p in range({v}_m):",
                        f"{pad}            {tmp}[np.uint64({v}_p)] = b{buf}[np.uint64({first} + {v}_p)]",
-                       *self.padded_sum(v, seg, dt, tmp, f"{pad}        ")]
+                       *self.padded_sum(f"{v}_m", seg, dt, tmp, f"{pad}        ")]
         self.prefetch_next_row(loop, depth + 1)
         self.lines.append(f"{pad}{upd.acc} = {np_type(dt)}({upd.acc} + {seg})")
 
@@ -782,7 +784,7 @@ class _Renderer:
             "import math",
             "import numpy as np",
             "from numba import njit, types",
-            "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, bitcast, block_sum_f32, "
+            "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, REDUCE_CHUNK, bitcast, block_sum_f32, "
             "block_sum_f64, short_sum, "
             "PREFETCH_MIN, PREFETCH_ROW_MAX, c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmax_fast, fmaximum, "
             "fmin, fmin_fast, idiv, "

@@ -579,10 +579,9 @@ class _Renderer:
         if LOADED_SUM and rowwise is not None and all(isinstance(x, Instr) and not ranged_kind(x) for x in body):
             self.loaded_sum(loop, upd, rowwise, tmp, depth)
             return
-        chunk = "REDUCE_CHUNK" if rowwise is not None else "REDUCE_BLOCK"
         self.lines += [f"{pad}{seg} = {render_const(-0.0, dt)}",
-                       f"{pad}for {v}_b in range(0, {loop.extent}, {chunk}):",
-                       f"{pad}    {v}_m = min({chunk}, {loop.extent} - {v}_b)"]
+                       f"{pad}for {v}_b in range(0, {loop.extent}, REDUCE_CHUNK):",
+                       f"{pad}    {v}_m = min(REDUCE_CHUNK, {loop.extent} - {v}_b)"]
         checks = [(x.srcs[0], x.op, t) for x in body if isinstance(x, Instr) and (t := ranged_kind(x))]
         full = depth + 1  # the depth of the loop over the block's elements with the full functions
         if checks and not self.ref and not self.trig_small and self.can_rerun(body) and \
@@ -599,13 +598,15 @@ class _Renderer:
             full += 1
         self.lines.append(f"{'    ' * full}for {v} in range({v}_b, {v}_b + {v}_m):")
         self.block_body(loop, upd, rowwise is None, tmp, full + 1)
+        # the chunk's blocks in order: full ones summed where they lie (scratch or the buffer), short ones in scratch
+        self.dtypes[f"{v}_k"] = dtypes.int64
+        self.lines += [f"{pad}    for {v}_k in range({v}_b, {v}_b + {v}_m, REDUCE_BLOCK):",
+                       f"{pad}        {v}_km = min(REDUCE_BLOCK, {v}_b + {v}_m - {v}_k)"]
         if rowwise is None:
-            self.lines += self.scratch_sum(f"{v}_m", seg, dt, tmp, f"{pad}    ")
-        else:  # the chunk's blocks, summed where they lie
+            self.lines += [f"{pad}        {v}_o = {v}_k - {v}_b",
+                           *self.scratch_sum(f"{v}_km", seg, dt, tmp, f"{pad}        ", f"{v}_o")]
+        else:
             buf, index = rowwise
-            self.dtypes[f"{v}_k"] = dtypes.int64
-            self.lines += [f"{pad}    for {v}_k in range({v}_b, {v}_b + {v}_m, REDUCE_BLOCK):",
-                           f"{pad}        {v}_km = min(REDUCE_BLOCK, {v}_b + {v}_m - {v}_k)"]
             first = self.recompute(index, {v: f"{v}_k"}, "_s", loop, f"{pad}        ")
             self.lines += [f"{pad}        if {v}_km == REDUCE_BLOCK:",
                            f"{pad}            {seg} = {np_type(dt)}({seg} + block_sum_{suffix}(b{buf}, {first}))",
@@ -617,19 +618,20 @@ class _Renderer:
         self.lines.append(f"{pad}{upd.acc} = {np_type(dt)}({upd.acc} + {seg})")
 
     @staticmethod
-    def padded_sum(m: str, seg: str, dt: DType, tmp: str, pad: str) -> list[str]:
-        """Lines adding the sum of scratch `tmp`[:`m`] to `seg` by `block_sum`, after padding it with -0.0."""
+    def padded_sum(m: str, seg: str, dt: DType, tmp: str, pad: str, start: str = "0") -> list[str]:
+        """Lines adding the sum of scratch `tmp`[start:start + m] to `seg` by `block_sum`, after padding it with -0.0
+        to REDUCE_BLOCK elements."""
         suffix = "f64" if dt.itemsize == 8 else "f32"
-        return [f"{pad}for {m}_p in range({m}, REDUCE_BLOCK):",
+        return [f"{pad}for {m}_p in range({start} + {m}, {start} + REDUCE_BLOCK):",
                 f"{pad}    {tmp}[np.uint64({m}_p)] = {render_const(-0.0, dt)}",
-                f"{pad}{seg} = {np_type(dt)}({seg} + block_sum_{suffix}({tmp}, 0))"]
+                f"{pad}{seg} = {np_type(dt)}({seg} + block_sum_{suffix}({tmp}, {start}))"]
 
-    def scratch_sum(self, m: str, seg: str, dt: DType, tmp: str, pad: str) -> list[str]:
-        """Lines adding the sum of scratch `tmp`[:`m`] (a short or last block of `m` elements) to `seg`: by
-        `short_sum` below SHORT_BLOCK elements, else by `padded_sum`."""
+    def scratch_sum(self, m: str, seg: str, dt: DType, tmp: str, pad: str, start: str = "0") -> list[str]:
+        """Lines adding the sum of scratch `tmp`[start:start + m] (a block of `m` elements, `start` a multiple of
+        REDUCE_BLOCK) to `seg`: by `short_sum` below SHORT_BLOCK elements, else by `padded_sum`."""
         return [f"{pad}if {m} < {SHORT_BLOCK}:",
-                f"{pad}    {seg} = {np_type(dt)}({seg} + short_sum({tmp}, 0, {m}))",
-                f"{pad}else:", *self.padded_sum(m, seg, dt, tmp, f"{pad}    ")]
+                f"{pad}    {seg} = {np_type(dt)}({seg} + short_sum({tmp}, {start}, {m}))",
+                f"{pad}else:", *self.padded_sum(m, seg, dt, tmp, f"{pad}    ", start)]
 
     def loaded_sum(self, loop: Loop, upd: AccUpdate, rowwise: tuple[int, str], tmp: str, depth: int) -> None:
         """`blocked_loop` for a row sum of values loaded from consecutive positions of a buffer, in a loop that computes
@@ -810,7 +812,7 @@ class _Renderer:
             self.lines.append("    pass")
         # block-sum scratch by np.empty: on the stack (stack_empty) LLVM compiled the row sums 2-2.5x slower, so such
         # kernels stay Numba-only (not native.py-loadable); lane scratch is on the stack (no allocation per launch)
-        scratch = [f"    tmp_{t} = np.empty(REDUCE_BLOCK, np.float{t[1:]})" for t in sorted(self.scratch)]
+        scratch = [f"    tmp_{t} = np.empty(REDUCE_CHUNK, np.float{t[1:]})" for t in sorted(self.scratch)]
         scratch += [f"    {n}_l = stack_empty(LANES, {np_type(self.dtypes[n])})" for n in self.lanes]
         scratch += [f"    {n}_s = stack_empty({FISSION_BLOCK}, {np_type(self.dtypes[n])})"
                     for n in self.fission_scratch]

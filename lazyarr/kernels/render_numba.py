@@ -386,8 +386,8 @@ class _Renderer:
         whether an operand was NaN. When one was, or an accumulator came out as ±0 (whose sign the fast pass leaves
         arbitrary), that accumulator is computed again from its value before the loop by fmaximum/fminimum, with
         only the instructions its operands need (the loop's stores and other updates do not run twice). So every
-        result is the one fmaximum/fminimum give: NaN propagates and -0 < +0. Max passes run about 2x faster (the
-        row max of a softmax over 1024 float32s: 101 -> 49 ns in cache on AMD Zen 4)."""
+        result is the one fmaximum/fminimum give: NaN propagates and -0 < +0. A row max of 1024 float32s in cache ran
+        1.4-1.55x faster on AMD Zen 4 (benchmarks/bench_minmax.py)."""
         pad, v = "    " * depth, loop.var
         self.dtypes[v] = dtypes.int64
         self.trips[v] = loop.extent
@@ -562,11 +562,13 @@ class _Renderer:
 
     def blocked_loop(self, loop: Loop, upd: AccUpdate, depth: int) -> None:
         """A row sum in blocks of REDUCE_BLOCK: each block's values are summed by `block_sum` (one fixed vectorised
-        order), the block sums are added in order, then added to the accumulator. The values of a full block are
-        summed where they lie when the loop loads them, or stores them (a spill), at consecutive positions of a buffer;
-        else, and for a short last block, they are copied to a scratch array (padded with -0.0) first. The same values
-        in the same order either way, so the result does not depend on which. A block of fewer than SHORT_BLOCK
-        elements is summed by `short_sum` instead (its own fixed order, chosen by the block's length alone)."""
+        order), the block sums are added in order, then added to the accumulator. The loop runs a chunk of
+        REDUCE_CHUNK elements at a time, then sums the chunk's blocks, so their reduction trees overlap the next
+        chunk's arithmetic. The values of a full block are summed where they lie when the loop stores them (a spill)
+        at consecutive positions of a buffer, else where the loop put them in a scratch array; a short last block is
+        summed in scratch (padded with -0.0). The same values in the same order either way, so the result does not
+        depend on which. A block of fewer than SHORT_BLOCK elements is summed by `short_sum` instead (its own fixed
+        order, chosen by the block's length alone)."""
         pad, v = "    " * depth, loop.var
         dt = self.dtypes[upd.acc]
         suffix = "f64" if dt.itemsize == 8 else "f32"

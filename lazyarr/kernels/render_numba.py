@@ -564,11 +564,11 @@ class _Renderer:
         """A row sum in blocks of REDUCE_BLOCK: each block's values are summed by `block_sum` (one fixed vectorised
         order), the block sums are added in order, then added to the accumulator. The loop runs a chunk of
         REDUCE_CHUNK elements at a time, then sums the chunk's blocks, so their reduction trees overlap the next
-        chunk's arithmetic. The values of a full block are summed where they lie when the loop stores them (a spill)
-        at consecutive positions of a buffer, else where the loop put them in a scratch array; a short last block is
-        summed in scratch (padded with -0.0). The same values in the same order either way, so the result does not
-        depend on which. A block of fewer than SHORT_BLOCK elements is summed by `short_sum` instead (its own fixed
-        order, chosen by the block's length alone)."""
+        chunk's arithmetic. The values of a full block are summed where they lie when the loop loads or stores them
+        (a spill) at consecutive positions of a buffer, else where the loop put them in a scratch array; a short
+        last block is summed in scratch (padded with -0.0). The same values in the same order either way, so the
+        result does not depend on which. A block of fewer than SHORT_BLOCK elements is summed by `short_sum` instead
+        (its own fixed order, chosen by the block's length alone)."""
         pad, v = "    " * depth, loop.var
         dt = self.dtypes[upd.acc]
         suffix = "f64" if dt.itemsize == 8 else "f32"

@@ -107,10 +107,6 @@ fmin_fast = _float_intrinsic("llvm.minnum", ("nnan", "nsz"))
 
 # elements per block of a blocked float sum (see block_sum)
 REDUCE_BLOCK = 128
-# elements of a row a blocked loop computes (into its output or a scratch array of this size) before summing their
-# blocks (render_numba.blocked_loop): the sums' reduction trees then overlap the next chunk's arithmetic instead of
-# following each block (softmax over rows of 1024 float32 1.1-1.2x faster in cache, log_softmax 1.1x)
-REDUCE_CHUNK = 8 * REDUCE_BLOCK
 # a blocked row loop prefetches the next row's loads, one per cache line, when the row has at most this many elements
 # (a longer row is a long stream the hardware prefetcher follows; its next row would not stay in cache until used)
 PREFETCH_ROW_MAX = 8192

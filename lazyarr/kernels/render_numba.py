@@ -125,6 +125,11 @@ SHORT_BLOCK = 32
 # A row sum of values loaded where they lie (a sum over a buffer's last axis, nothing else computed in the loop) sums
 # its full blocks in a loop of their own (`loaded_sum`); False renders it as any other blocked loop (A/B benchmarks).
 LOADED_SUM = True
+# Elements of a row a blocked loop computes (into its output, or a scratch array of this size) before summing their
+# blocks (`blocked_loop`): the sums' reduction trees then overlap the next chunk's arithmetic instead of following
+# each block. A multiple of REDUCE_BLOCK (128); REDUCE_BLOCK itself sums each block right after computing it (A/B
+# benchmarks: benchmarks/bench_row_chunks.py).
+ROW_CHUNK = 1024
 # Float max/min reductions run a fast first pass and fix up NaN and ±0 results (`minmax_loop`); False renders them
 # with fmaximum/fminimum throughout (A/B benchmarks).
 FAST_MINMAX = True
@@ -563,7 +568,7 @@ class _Renderer:
     def blocked_loop(self, loop: Loop, upd: AccUpdate, depth: int) -> None:
         """A row sum in blocks of REDUCE_BLOCK: each block's values are summed by `block_sum` (one fixed vectorised
         order), the block sums are added in order, then added to the accumulator. The loop runs a chunk of
-        REDUCE_CHUNK elements at a time, then sums the chunk's blocks, so their reduction trees overlap the next
+        ROW_CHUNK elements at a time, then sums the chunk's blocks, so their reduction trees overlap the next
         chunk's arithmetic. The values of a full block are summed where they lie when the loop loads or stores them
         (a spill) at consecutive positions of a buffer, else where the loop put them in a scratch array; a short
         last block is summed in scratch (padded with -0.0). The same values in the same order either way, so the
@@ -582,8 +587,8 @@ class _Renderer:
             self.loaded_sum(loop, upd, rowwise, tmp, depth)
             return
         self.lines += [f"{pad}{seg} = {render_const(-0.0, dt)}",
-                       f"{pad}for {v}_b in range(0, {loop.extent}, REDUCE_CHUNK):",
-                       f"{pad}    {v}_m = min(REDUCE_CHUNK, {loop.extent} - {v}_b)"]
+                       f"{pad}for {v}_b in range(0, {loop.extent}, {ROW_CHUNK}):",
+                       f"{pad}    {v}_m = min({ROW_CHUNK}, {loop.extent} - {v}_b)"]
         checks = [(x.srcs[0], x.op, t) for x in body if isinstance(x, Instr) and (t := ranged_kind(x))]
         full = depth + 1  # the depth of the loop over the block's elements with the full functions
         if checks and not self.ref and not self.trig_small and self.can_rerun(body) and \
@@ -788,7 +793,7 @@ class _Renderer:
             "import math",
             "import numpy as np",
             "from numba import njit, types",
-            "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, REDUCE_CHUNK, bitcast, block_sum_f32, "
+            "from lazyarr.kernels.numba_support import (LANES, REDUCE_BLOCK, bitcast, block_sum_f32, "
             "block_sum_f64, short_sum, "
             "PREFETCH_MIN, PREFETCH_ROW_MAX, c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmax_fast, fmaximum, "
             "fmin, fmin_fast, idiv, "
@@ -814,7 +819,7 @@ class _Renderer:
             self.lines.append("    pass")
         # block-sum scratch by np.empty: on the stack (stack_empty) LLVM compiled the row sums 2-2.5x slower, so such
         # kernels stay Numba-only (not native.py-loadable); lane scratch is on the stack (no allocation per launch)
-        scratch = [f"    tmp_{t} = np.empty(REDUCE_CHUNK, np.float{t[1:]})" for t in sorted(self.scratch)]
+        scratch = [f"    tmp_{t} = np.empty({ROW_CHUNK}, np.float{t[1:]})" for t in sorted(self.scratch)]
         scratch += [f"    {n}_l = stack_empty(LANES, {np_type(self.dtypes[n])})" for n in self.lanes]
         scratch += [f"    {n}_s = stack_empty({FISSION_BLOCK}, {np_type(self.dtypes[n])})"
                     for n in self.fission_scratch]

@@ -218,6 +218,21 @@ def test_reading_data_during_capture_raises(read) -> None:  # type: ignore[no-un
         f(Tensor(arr(3)))
 
 
+def test_integer_tensor_index_replays_with_new_index_values() -> None:
+    # gathering by a Tensor index read the index values (a JitError while capturing); now the index is a kernel
+    # input: negative values wrap, as NumPy's, on every replay
+    @lazyarr.jit
+    def f(x: Tensor, i: Tensor, j: Tensor) -> Tensor:
+        return x[i] * 2 + x[:, j].sum()
+
+    x = arr(6, 5)
+    r = np.random.default_rng(5)
+    for _ in range(4):
+        i, j = r.integers(-6, 6, (3, 2)), r.integers(-5, 5, 4)
+        np.testing.assert_allclose(f(Tensor(x), Tensor(i), Tensor(j)).numpy(), x[i] * 2 + x[:, j].sum(), rtol=1e-6,
+                                   atol=1e-5)
+
+
 def test_returning_a_python_value_computed_from_data_raises() -> None:
     @lazyarr.jit
     def f(x: Tensor) -> tuple[Tensor, float]:

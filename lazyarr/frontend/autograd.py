@@ -10,6 +10,8 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+
 from lazyarr.frontend.inplace import _chain_over, _on, _storage_buffer, hold, own_buffer, realize_hooks
 from lazyarr.graph.autograd import compute_gradient
 from lazyarr.graph.ops import GroupOp, Ops
@@ -170,6 +172,8 @@ def _record_history(mapping: dict[UOp, UOp], written: set[Buffer]) -> None:
             writes.append((graph, result))
         elif graph is not result and graph not in leaves and result.op is not Ops.ASSIGN and \
                 result not in _old_versions and _reaches_leaf(graph, leaves) and not _reads_own_result(graph, result):
+            if strip_movement(result)[1].op is Ops.CONST:
+                result = mapping[graph] = _own_storage(graph, result)
             _history[result] = _settled(graph, result, mapping, written)
     # after the others: a copy of a storage's old contents made now must not find the writes' graph under it
     for graph, result in writes:
@@ -201,6 +205,16 @@ def _remember_writes(graph: UOp, result: UOp, mapping: dict[UOp, UOp], written: 
         _history[result] = _Entry(None, (), "an array written in place was read before the write")
         return
     _history[result] = _settled(graph, result, mapping, written - {storage.arg})
+
+
+def _own_storage(graph: UOp, result: UOp) -> UOp:
+    """A value that folded to a constant (a mean over an empty batch is NaN), as an array of its own holding it: the
+    constant is interned, so a graph remembered under it would be spliced into every later graph holding that
+    constant (cross_entropy's own NaN for an all-ignored batch), sending it gradients or stale-graph errors."""
+    const = strip_movement(result)[1]
+    device = next((n.arg.device for n in graph.toposort() if n.op is Ops.BUFFER), "CPU")
+    buf = Buffer.from_numpy(np.full(result.size, const.arg), const.dtype, device)
+    return UOp(Ops.BUFFER, const.dtype, (), buf).reshape(result.shape)
 
 
 def _reads_own_result(graph: UOp, result: UOp) -> bool:

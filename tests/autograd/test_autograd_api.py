@@ -392,3 +392,20 @@ def test_backward_through_a_realised_value_that_folded_to_its_input(make, grad) 
     a.numpy()
     (a * 3).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), grad(A), rtol=1e-12)
+
+
+def test_a_value_that_folded_to_a_constant_keeps_its_graph_to_itself() -> None:
+    # the mean of an empty batch is the constant NaN; its graph was remembered under that interned constant, so any
+    # later graph holding a NaN (here `+ nan`) reached b too: a gradient for b, or InplaceModifiedError once b changed
+    b = Tensor(np.ones(3), requires_grad=True)
+    loss = (Tensor(np.zeros((0, 3))) * b).mean()
+    assert np.isnan(loss.item())
+    loss.backward()  # PyTorch: zeros
+    np.testing.assert_array_equal(b.grad.numpy(), np.zeros(3))
+    with lazyarr.no_grad():
+        b += 1
+    b.grad = None
+    c = Tensor(np.arange(3.0), requires_grad=True)
+    ((c * c).sum() + float("nan")).backward()
+    assert b.grad is None
+    np.testing.assert_array_equal(c.grad.numpy(), 2 * np.arange(3.0))

@@ -409,3 +409,17 @@ def test_a_value_that_folded_to_a_constant_keeps_its_graph_to_itself() -> None:
     ((c * c).sum() + float("nan")).backward()
     assert b.grad is None
     np.testing.assert_array_equal(c.grad.numpy(), 2 * np.arange(3.0))
+
+
+def test_std_of_constant_values_has_torchs_zero_gradient() -> None:
+    # sqrt's slope at a zero variance is infinite, times the variance's zero slope: NaN (PyTorch: 0)
+    torch = pytest.importorskip("torch")
+    a = np.array([[1.0, 1.0, 1.0], [0.5, -2.0, 3.0]])
+    for kw, tkw in [({"axis": 1}, {"dim": 1, "correction": 0}), ({"axis": 1, "ddof": 1}, {"dim": 1}),
+                    ({"axis": 0, "keepdims": True}, {"dim": 0, "keepdim": True, "correction": 0})]:
+        x, xt = Tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+        for base, tbase in [(x, xt), (x[:, :1], xt[:, :1])][: 1 if "ddof" in kw else 2]:  # ddof 1 of 1 value: NaN
+            (base.std(**kw) * 2).sum().backward()
+            (tbase.std(**tkw) * 2).sum().backward()
+            np.testing.assert_allclose(base.std(**kw).numpy(), tbase.std(**tkw).detach().numpy(), rtol=1e-12)
+        np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-12, atol=1e-12)

@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from lazyarr.frontend.inplace import _chain_over, _on, _storage_buffer, hold, own_buffer, realize_hooks
+from lazyarr.frontend.inplace import (
+    _chain_over,
+    _on,
+    _storage_buffer,
+    hold,
+    own_buffer,
+    realize_hooks,
+    write_checks,
+)
 from lazyarr.graph.autograd import compute_gradient
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import strip_movement
@@ -226,6 +234,22 @@ def _reads_own_result(graph: UOp, result: UOp) -> bool:
 
 
 realize_hooks.append(_record_history)
+
+
+def _check_leaf_write(t: Tensor) -> None:
+    """An in-place write into a leaf that requires grad (or a view of one that carries its gradient) while gradients
+    are tracked raises, as in PyTorch: the leaf's gradient would silently be taken at the written value."""
+    if not _GradMode.enabled or not _leaves:
+        return
+    g = t._group
+    if g is None or g.buffer is None or not any(b is g.buffer for b in _leaf_buffers()) or not t.requires_grad:
+        return
+    what = "a leaf" if t._requires_grad else "a view of a leaf"
+    raise RuntimeError(f"{what} Variable that requires grad is being used in an in-place operation: write it inside "
+                       "`with lazyarr.no_grad():` (as optimizers do), or write into its .detach()")
+
+
+write_checks.append(_check_leaf_write)
 
 
 def _leaf_buffers() -> list[Buffer]:

@@ -423,3 +423,24 @@ def test_std_of_constant_values_has_torchs_zero_gradient() -> None:
             (tbase.std(**tkw) * 2).sum().backward()
             np.testing.assert_allclose(base.std(**kw).numpy(), tbase.std(**tkw).detach().numpy(), rtol=1e-12)
         np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("write", [
+    lambda t: t.__iadd__(1), lambda t: t.__setitem__(0, 5.0), lambda t: t[1:].__imul__(2),
+    lambda t: t.assign(t * 2) if isinstance(t, Tensor) else t.copy_(t * 2),
+    lambda t: np.add(t, 1, out=t) if isinstance(t, Tensor) else t.add_(1),
+], ids=["iadd", "setitem", "view-imul", "assign", "ufunc-out"])
+def test_in_place_write_into_a_leaf_that_requires_grad_raises(write) -> None:  # type: ignore[no-untyped-def]
+    # PyTorch raises; the write went through, and the gradient was then silently taken at the written value
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        write(torch.tensor(A[0], requires_grad=True))
+    x = Tensor(A[0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad is being used in an in-place operation"):
+        write(x)
+    np.testing.assert_array_equal(x.numpy(), A[0])  # nothing was written
+    with lazyarr.no_grad():
+        write(x)  # allowed, as in PyTorch (an optimizer's update)
+    write(x.detach())  # the data, without the gradient: allowed
+    h = x * 1
+    write(h)  # not a leaf: allowed

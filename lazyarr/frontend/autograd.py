@@ -17,6 +17,7 @@ from lazyarr.frontend.inplace import (
     _on,
     _storage_buffer,
     hold,
+    is_writable,
     own_buffer,
     realize_hooks,
     write_checks,
@@ -550,7 +551,15 @@ class AutogradMixin:
         for u, g in grads.items():
             for t in leaves[u]:
                 gt = new_tensor(t, g if create_graph else detach_uop(g))
-                t.grad = gt if t.grad is None else t.grad + gt
+                old = t.grad
+                if old is None:
+                    t.grad = gt
+                elif create_graph or old.shape != gt.shape or old.dtype is not gt.dtype or not is_writable(old):
+                    t.grad = old + gt
+                else:
+                    # in place, as PyTorch accumulates: a @lazyarr.jit replay then adds into the same storage on
+                    # every call (a new tensor is Python state, which a replay does not update)
+                    old.assign(old + gt)
         add_pending(self)
 
     def _seed(self: Tensor, gradient: Any) -> UOp:

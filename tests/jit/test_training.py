@@ -86,3 +86,28 @@ def test_jitted_embedding_training_matches_eager() -> None:
 
     for jitted, eager in zip(run(True), run(False)):
         np.testing.assert_allclose(jitted, eager, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("update", [True, False], ids=["step-without-zero-grad", "accumulate-only"])
+def test_jitted_gradient_accumulation_matches_eager(update: bool) -> None:
+    # .grad accumulated by rebinding a new tensor, Python state that a replay does not update: every replay added the
+    # new gradient to the capture call's old one (silently wrong weights and .grad)
+    def run(jit: bool) -> list[np.ndarray]:
+        Tensor.manual_seed(0)
+        model = mlp()
+        opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+
+        def step(x: Tensor, y: Tensor) -> Tensor:
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            if update:
+                opt.step()
+            return loss
+
+        fn = lazyarr.jit(step) if jit else step
+        losses = [fn(Tensor(x), Tensor(y)).item() for x, y in BATCHES[:6]]
+        params = list(model.parameters())
+        return [np.array(losses), *(p.numpy() for p in params), *(p.grad.numpy() for p in params)]
+
+    for jitted, eager in zip(run(True), run(False)):
+        np.testing.assert_allclose(jitted, eager, rtol=1e-5, atol=1e-6)

@@ -477,7 +477,28 @@ class AutogradMixin:
     uop: UOp
     _requires_grad: bool | None
     _group: Any
-    grad: Tensor | None
+    _grad: Tensor | None
+
+    # ---- grad ----
+    @property
+    def grad(self: Tensor) -> Tensor | None:
+        """The accumulated gradient (None until a backward reaches this leaf)."""
+        return self._grad
+
+    @grad.setter
+    def grad(self: Tensor, value: Tensor | None) -> None:
+        """Set the gradient: None, or a tensor of this one's shape, dtype and device (TypeError / ValueError, both
+        RuntimeError as in PyTorch, otherwise: an optimizer would fail on it later, or a backward broadcast it)."""
+        if value is not None:
+            if not isinstance(value, type(self)):
+                raise GradTypeError(f"assigned grad expected to be a Tensor or None but got {type(value).__name__}")
+            if value.shape != self.shape:
+                raise GradValueError(f"attempting to assign a gradient of shape {value.shape} to a tensor of shape "
+                                     f"{self.shape}")
+            if value.dtype is not self.dtype or value.device != self.device:
+                raise GradTypeError(f"assigned grad has dtype {value.dtype.name} on {value.device}, but the tensor has "
+                                    f"{self.dtype.name} on {self.device}")
+        self._grad = value
 
     # ---- requires_grad ----
     @property
@@ -554,7 +575,7 @@ class AutogradMixin:
                 old = t.grad
                 if old is None:
                     t.grad = gt
-                elif create_graph or old.shape != gt.shape or old.dtype is not gt.dtype or not is_writable(old):
+                elif create_graph or not is_writable(old):
                     t.grad = old + gt
                 else:
                     # in place, as PyTorch accumulates: a @lazyarr.jit replay then adds into the same storage on

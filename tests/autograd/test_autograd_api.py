@@ -444,3 +444,20 @@ def test_in_place_write_into_a_leaf_that_requires_grad_raises(write) -> None:  #
     write(x.detach())  # the data, without the gradient: allowed
     h = x * 1
     write(h)  # not a leaf: allowed
+
+
+def test_assigning_a_grad_of_another_shape_dtype_or_kind_raises() -> None:
+    # PyTorch raises at the assignment; it was taken, and failed later (optimizer step) or broadcast (backward)
+    torch = pytest.importorskip("torch")
+    x, xt = Tensor(A, requires_grad=True), torch.tensor(A, requires_grad=True)
+    for ours, theirs, error in [(Tensor(A[0]), torch.tensor(A[0]), RuntimeError),
+                                (Tensor(A.astype(np.float32)), torch.tensor(A).float(), RuntimeError),
+                                (A, A, TypeError)]:
+        with pytest.raises(error):
+            xt.grad = theirs
+        with pytest.raises(error):
+            x.grad = ours
+        assert x.grad is None
+    x.grad = Tensor(np.ones_like(A))
+    (x * 2).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.full_like(A, 3.0))

@@ -199,7 +199,7 @@ def _remember_writes(graph: UOp, result: UOp, mapping: dict[UOp, UOp], written: 
     elsewhere (`h[1] = h[0] * x`, h computed before) is remembered as stale, so a backward through it raises
     InplaceModifiedError instead of losing the gradient."""
     node = graph
-    while node.op is Ops.ASSIGN:
+    while node.op is Ops.ASSIGN or node.op is Ops.GATHER:  # a scatter (`h[[0, 2]] = y`) writes through a GATHER
         node = strip_movement(node.src[0])[1]
     storage = node
     if storage.op is not Ops.BUFFER or storage in leaves or storage in _old_versions or \
@@ -209,7 +209,8 @@ def _remember_writes(graph: UOp, result: UOp, mapping: dict[UOp, UOp], written: 
     nodes = graph.toposort()
     # the storage and views of it (not of a write into it): the graph may read them only as what a write writes into
     bare = {n for n in nodes if strip_movement(n)[1] is storage}
-    if any(s in bare and not (i == 0 and (n.op is Ops.ASSIGN or n in bare))
+    scattered = {t for n in nodes if n.op is Ops.ASSIGN and (t := strip_movement(n.src[0])[1]).op is Ops.GATHER}
+    if any(s in bare and not (i == 0 and (n.op is Ops.ASSIGN or n in bare or n in scattered))
            for n in nodes for i, s in enumerate(n.src)):
         _history[result] = _Entry(None, (), "an array written in place was read before the write")
         return

@@ -461,3 +461,27 @@ def test_assigning_a_grad_of_another_shape_dtype_or_kind_raises() -> None:
     x.grad = Tensor(np.ones_like(A))
     (x * 2).sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), np.full_like(A, 3.0))
+
+
+@pytest.mark.parametrize("scatter", [
+    lambda h, y: h.__setitem__([0, 2], y[:, :3]),
+    lambda h, y: h.__setitem__(([1, 2], [0, 2]), y[0, :2]),
+    lambda h, y: h.__setitem__(h > 0.5, h[h > 0.5] * 2),
+], ids=["rows", "points", "mask-read-modify-write"])
+def test_value_written_by_a_scatter_keeps_its_gradient_once_realised(scatter) -> None:  # type: ignore[no-untyped-def]
+    # realising h after an advanced-index write lost its graph: backward raised 'does not require grad'
+    torch = pytest.importorskip("torch")
+    b = rng.standard_normal((3, 3))
+    x, y = Tensor(b, requires_grad=True), Tensor(A, requires_grad=True)
+    xt, yt = torch.tensor(b, requires_grad=True), torch.tensor(A, requires_grad=True)
+    h, ht = x * 2, xt * 2
+    scatter(h, y)
+    scatter(ht, yt)
+    np.testing.assert_allclose(h.numpy(), ht.detach().numpy(), rtol=1e-12)
+    (h * h).sum().backward()
+    (ht * ht).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-12)
+    if yt.grad is None:  # the mask write reads no y
+        assert y.grad is None
+    else:
+        np.testing.assert_allclose(y.grad.numpy(), yt.grad.numpy(), rtol=1e-12)

@@ -51,7 +51,8 @@ def _weighted_mean(total: Tensor, denominator: Any) -> Tensor:
     if not isinstance(denominator, type(total)):
         return total / denominator
     empty = denominator == 0
-    return total / empty.where(1, denominator) + empty.where(float("nan"), 0).detach()
+    # the NaN term in total's dtype: a where of two Python floats is float32, which promoted a float16 loss
+    return total / empty.where(1, denominator) + empty.where(float("nan"), 0).cast(total.dtype).detach()
 
 
 def shifted_views(x: Tensor, kernel: Sequence[int], stride: Sequence[int], dilation: Sequence[int],

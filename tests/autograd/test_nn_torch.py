@@ -165,6 +165,19 @@ def test_class_index_losses(name: str) -> None:
     compare(fn, tfn, LOGITS)
 
 
+@pytest.mark.parametrize("name", ["ce", "ce_ignore_smooth"])
+def test_class_index_losses_keep_float16(name: str) -> None:
+    # the mean's all-ignored NaN term was float32 and promoted a float16 loss to float32 (PyTorch: float16)
+    tgt = np.where(TARGET == 2, -100, TARGET)
+    fn, tfn = LOSSES["ce"] if name == "ce" else (
+        lambda x: F.cross_entropy(x, Tensor(tgt), label_smoothing=0.2),
+        lambda x: TF.cross_entropy(x, torch.tensor(tgt), label_smoothing=0.2))
+    x = LOGITS.astype(np.float16)
+    out, tout = fn(Tensor(x)), tfn(torch.tensor(x))
+    assert out.dtype.name == "float16" and tout.dtype == torch.float16
+    np.testing.assert_allclose(out.numpy().astype(np.float32), tout.float().numpy(), rtol=2e-3)
+
+
 def test_cross_entropy_probabilities_with_smoothing_and_weight() -> None:
     probs = rng.dirichlet(np.ones(5), 6).astype(np.float32)
     compare(lambda x, p: F.cross_entropy(x, p, Tensor(WEIGHT), label_smoothing=0.3),

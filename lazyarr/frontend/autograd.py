@@ -512,6 +512,9 @@ class AutogradMixin:
     @requires_grad.setter
     def requires_grad(self: Tensor, value: bool | None) -> None:
         if value is None or value is False:
+            if value is False and self._requires_grad is None and self.requires_grad:
+                raise GradValueError("you can only change requires_grad flags of leaf variables: the gradient flows "
+                                     "through a computed value regardless; use value.detach() to stop it")
             self._requires_grad = value
             _leaves.pop(id(self), None)
             return

@@ -33,7 +33,8 @@ class Parameter(metaclass=_ParameterType):
     """
 
     def __new__(cls, data: Any = None, requires_grad: bool = True) -> Tensor:  # type: ignore[misc]
-        t = Tensor(np.zeros((0,), np.float32) if data is None else data)
+        # a Tensor's data, not its graph (torch.nn.Parameter makes a new leaf of the same storage)
+        t = Tensor(np.zeros((0,), np.float32) if data is None else data.detach() if isinstance(data, Tensor) else data)
         if not _has_storage(t):
             t = t.clone().realize()
         t.requires_grad = requires_grad

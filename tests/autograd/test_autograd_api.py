@@ -485,3 +485,21 @@ def test_value_written_by_a_scatter_keeps_its_gradient_once_realised(scatter) ->
         assert y.grad is None
     else:
         np.testing.assert_allclose(y.grad.numpy(), yt.grad.numpy(), rtol=1e-12)
+
+
+def test_requires_grad_false_on_a_computed_value_raises_and_parameter_takes_data() -> None:
+    # it was taken: the value said requires_grad False while its gradient still reached x (PyTorch raises); and
+    # nn.Parameter(x * 2, requires_grad=False) kept the graph, sending x a gradient (PyTorch: a new leaf of the data)
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError, match="only change requires_grad flags of leaf variables"):
+        (torch.tensor(A, requires_grad=True) * 2).requires_grad_(False)
+    x = Tensor(A, requires_grad=True)
+    with pytest.raises(RuntimeError, match="only change requires_grad flags of leaf variables"):
+        (x * 2).requires_grad_(False)
+    (Tensor(A) * 2).requires_grad_(False)  # computed from no leaf: a leaf itself, as in PyTorch
+    xt = torch.tensor(A, requires_grad=True)
+    p, pt = lazyarr.nn.Parameter(x * 2, requires_grad=False), torch.nn.Parameter(xt * 2, requires_grad=False)
+    (p * x).sum().backward()
+    (pt * xt).sum().backward()
+    assert p.is_leaf and not p.requires_grad
+    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-12)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -133,6 +134,19 @@ ACT = {
     "logsigmoid": (F.logsigmoid, TF.logsigmoid),
     "softmax": (lambda x: F.softmax(x, 1), lambda x: TF.softmax(x, 1)),
 }
+
+
+@pytest.mark.parametrize("shape", [(4, 3, 5), (2, 3, 4, 5)])
+@pytest.mark.parametrize("layer", ["Softmax", "LogSoftmax"])
+def test_softmax_layers_without_dim_use_torchs_implicit_dim(layer: str, shape: tuple[int, ...]) -> None:
+    # nn.Softmax() took the last axis; PyTorch's (and F.softmax's) implicit dim is 0 for 3-D input, 1 for 4-D
+
+    def theirs(x: Any) -> Any:
+        with warnings.catch_warnings():  # PyTorch warns that the implicit dim is deprecated
+            warnings.simplefilter("ignore", UserWarning)
+            return getattr(torch.nn, layer)()(x)
+
+    compare(getattr(nn, layer)(), theirs, f32(*shape))
 
 
 @pytest.mark.parametrize("name", list(ACT))

@@ -403,7 +403,9 @@ class NNMixin:
         w = hot.cast(logp.dtype) if weight is None else hot.where(weight.cast(logp.dtype).reshape(classes.shape), 0)
         w = w * valid.unsqueeze(1).cast(logp.dtype)
         picked_w = w.sum(1)
-        loss = -(logp * w).sum(1)
+        # the target's term selected, not the others multiplied by 0: a -inf log-probability (a masked class) of
+        # another class would make the loss NaN (-inf * 0)
+        loss = -(hot & valid.unsqueeze(1)).where(logp * w, 0).sum(1)
         out = _reduce_loss(loss, reduction, picked_w.sum())
         return out.squeeze(0) if self.ndim == 1 and reduction == "none" else out
 

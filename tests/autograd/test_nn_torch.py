@@ -192,6 +192,19 @@ def test_class_index_losses_keep_float16(name: str) -> None:
     np.testing.assert_allclose(out.numpy().astype(np.float32), tout.float().numpy(), rtol=2e-3)
 
 
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy_with_masked_classes(reduction: str) -> None:
+    # a -inf logit (a masked class) that is not the target made the loss NaN: the target's log-probability was
+    # picked by multiplying every class's by a one-hot weight (-inf * 0)
+    logits = LOGITS.copy()
+    logits[:, 2] = -np.inf
+    tgt = np.where(TARGET == 2, 0, TARGET)
+    compare(lambda x: F.cross_entropy(x, Tensor(tgt), Tensor(WEIGHT), reduction=reduction),
+            lambda x: TF.cross_entropy(x, torch.tensor(tgt), torch.tensor(WEIGHT), reduction=reduction), logits)
+    compare(lambda x: F.nll_loss(F.log_softmax(x, 1), Tensor(tgt), reduction=reduction),
+            lambda x: TF.nll_loss(TF.log_softmax(x, 1), torch.tensor(tgt), reduction=reduction), logits)
+
+
 def test_cross_entropy_probabilities_with_smoothing_and_weight() -> None:
     probs = rng.dirichlet(np.ones(5), 6).astype(np.float32)
     compare(lambda x, p: F.cross_entropy(x, p, Tensor(WEIGHT), label_smoothing=0.3),

@@ -110,6 +110,8 @@ class NNMixin:
             raise ValueError(f"conv2d expects a 4-D input and weight, got shapes {self.shape} and {weight.shape}")
         n, c, _, _ = self.shape
         o, cg, kh, kw = weight.shape
+        if min(kh, kw) < 1:
+            raise ValueError(f"conv2d: kernel size must be positive, got weight of shape {weight.shape}")
         s, d = pair(stride, name="stride"), pair(dilation, name="dilation")
         if groups < 1 or c % groups or o % groups or cg != c // groups:
             raise ValueError(f"conv2d: input with {c} channels, weight {weight.shape} and groups={groups} do not fit")
@@ -302,13 +304,16 @@ class NNMixin:
         axes = tuple(i for i in range(self.ndim) if i != 1)
         shape = tuple(s if i == 1 else 1 for i, s in enumerate(self.shape))
         if training:
-            count = self.size // self.shape[1]
-            if count <= 1:
+            count = self.size // self.shape[1] if self.shape[1] else 0
+            if count == 1:
                 raise ValueError(f"Expected more than 1 value per channel when training, got input size {self.shape}")
             mean = self.mean(axes, keepdims=True)
             centered = self - mean
             var = (centered * centered).mean(axes, keepdims=True)
-            if running_mean is not None and running_var is not None:
+            if count == 0 and num_batches_tracked is not None:  # an empty batch: no statistics to track (PyTorch)
+                num_batches_tracked.assign(num_batches_tracked.detach() + 1)
+                add_pending(num_batches_tracked)
+            elif count and running_mean is not None and running_var is not None:
                 if momentum is None:
                     if num_batches_tracked is None:
                         raise ValueError("batch_norm with momentum=None needs num_batches_tracked")

@@ -319,3 +319,16 @@ def test_bad_arguments_raise_like_torch() -> None:
     for classes in ([0, 3], [0, -1]):
         with pytest.raises(IndexError, match="out of bounds for 3 classes"):
             F.one_hot(Tensor(np.array(classes)), 3)
+    with pytest.raises(ValueError, match="kernel size must be positive"):  # was an IndexError from inside conv2d
+        F.conv2d(x, Tensor(f32(3, 2, 0, 3)))
+
+
+@pytest.mark.parametrize("momentum", [0.1, None])
+def test_batchnorm_training_on_an_empty_batch_matches_torch(momentum: float | None) -> None:
+    # it raised 'Expected more than 1 value per channel'; PyTorch returns the empty output, keeps the running
+    # statistics and counts the batch
+    ours, theirs = nn.BatchNorm1d(3, momentum=momentum), torch.nn.BatchNorm1d(3, momentum=momentum)
+    for x in (f32(5, 3), f32(0, 3), f32(4, 3)):
+        compare(ours, theirs, x)
+        for k, v in theirs.state_dict().items():
+            np.testing.assert_allclose(ours.state_dict()[k].numpy(), v.numpy(), rtol=1e-5, atol=1e-6, err_msg=k)

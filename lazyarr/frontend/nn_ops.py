@@ -7,6 +7,7 @@ strided views), normalisation, dropout, embedding and the losses. Numerics and s
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -24,12 +25,15 @@ REDUCTIONS = ("none", "mean", "sum")
 
 
 def pair(x: Any, n: int = 2, name: str = "argument") -> tuple[int, ...]:
-    """`x` as an n-tuple of ints (an int is repeated, like PyTorch's `_pair`)."""
-    if isinstance(x, (list, tuple)):
-        if len(x) != n:
-            raise ValueError(f"{name} must be an int or a tuple of {n} ints, got {x}")
-        return tuple(int(v) for v in x)
-    return (int(x),) * n
+    """`x` as an n-tuple of ints (an int is repeated, like PyTorch's `_pair`); TypeError for a float (it was
+    truncated: stride=1.5 ran as 1), as PyTorch's."""
+    items = x if isinstance(x, (list, tuple)) else (x,) * n
+    if len(items) != n:
+        raise ValueError(f"{name} must be an int or a tuple of {n} ints, got {x}")
+    try:
+        return tuple(operator.index(v) for v in items)
+    except TypeError:
+        raise TypeError(f"{name} must be an int or a tuple of {n} ints, got {x!r}") from None
 
 
 def _reduce_loss(loss: Tensor, reduction: str, denominator: Any = None) -> Tensor:

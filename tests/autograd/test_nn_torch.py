@@ -332,3 +332,22 @@ def test_batchnorm_training_on_an_empty_batch_matches_torch(momentum: float | No
         compare(ours, theirs, x)
         for k, v in theirs.state_dict().items():
             np.testing.assert_allclose(ours.state_dict()[k].numpy(), v.numpy(), rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+FLOAT_SIZES = {
+    "conv-stride": (lambda x: F.conv2d(x, Tensor.ones(2, 2, 3, 3), stride=1.5),
+                    lambda x: TF.conv2d(x, torch.ones(2, 2, 3, 3), stride=1.5)),
+    "maxpool-kernel": (lambda x: F.max_pool2d(x, 2.5), lambda x: TF.max_pool2d(x, 2.5)),
+    "avgpool-padding": (lambda x: F.avg_pool2d(x, 2, padding=0.5), lambda x: TF.avg_pool2d(x, 2, padding=0.5)),
+}
+
+
+@pytest.mark.parametrize("name", list(FLOAT_SIZES))
+def test_float_sizes_raise_type_error_like_torch(name: str) -> None:
+    # they were truncated (stride=1.5 ran as stride 1)
+    fn, tfn = FLOAT_SIZES[name]
+    x = f32(1, 2, 6, 6)
+    with pytest.raises(TypeError):
+        tfn(torch.tensor(x))
+    with pytest.raises(TypeError, match="ints"):
+        fn(Tensor(x))

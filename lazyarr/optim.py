@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from lazyarr import dtypes
-from lazyarr.frontend.autograd import enable_grad, forget_history, take_pending
+from lazyarr.frontend.autograd import enable_grad, forget_history, no_grad, take_pending
 from lazyarr.frontend.tensor import Tensor
 
 
@@ -113,13 +113,14 @@ class Optimizer:
         if pending:
             Tensor.realize(*pending)
         updated: list[Tensor] = []
-        for p, group in work:
-            assert p.grad is not None
-            if p.grad.shape != p.shape:
-                raise ValueError(f"gradient of shape {p.grad.shape} for a parameter of shape {p.shape}")
-            updated += self._update(p, p.grad.detach().cast(p.dtype), group)
-        if updated:
-            Tensor.realize(*updated)
+        with no_grad():  # the parameters are leaves that require grad: their update is no step of a graph
+            for p, group in work:
+                assert p.grad is not None
+                if p.grad.shape != p.shape:
+                    raise ValueError(f"gradient of shape {p.grad.shape} for a parameter of shape {p.shape}")
+                updated += self._update(p, p.grad.detach().cast(p.dtype), group)
+            if updated:
+                Tensor.realize(*updated)
         forget_history()  # remembered forward graphs would now recompute with the new weights
         return loss
 

@@ -10,7 +10,18 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from lazyarr.frontend.inplace import _chain_over, _on, _storage_buffer, hold, own_buffer, realize_hooks
+import numpy as np
+
+from lazyarr.frontend.inplace import (
+    _chain_over,
+    _on,
+    _storage_buffer,
+    hold,
+    is_writable,
+    own_buffer,
+    realize_hooks,
+    write_checks,
+)
 from lazyarr.graph.autograd import compute_gradient
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.schedule import strip_movement
@@ -170,6 +181,8 @@ def _record_history(mapping: dict[UOp, UOp], written: set[Buffer]) -> None:
             writes.append((graph, result))
         elif graph is not result and graph not in leaves and result.op is not Ops.ASSIGN and \
                 result not in _old_versions and _reaches_leaf(graph, leaves) and not _reads_own_result(graph, result):
+            if strip_movement(result)[1].op is Ops.CONST:
+                result = mapping[graph] = _own_storage(graph, result)
             _history[result] = _settled(graph, result, mapping, written)
     # after the others: a copy of a storage's old contents made now must not find the writes' graph under it
     for graph, result in writes:
@@ -186,7 +199,7 @@ def _remember_writes(graph: UOp, result: UOp, mapping: dict[UOp, UOp], written: 
     elsewhere (`h[1] = h[0] * x`, h computed before) is remembered as stale, so a backward through it raises
     InplaceModifiedError instead of losing the gradient."""
     node = graph
-    while node.op is Ops.ASSIGN:
+    while node.op is Ops.ASSIGN or node.op is Ops.GATHER:  # a scatter (`h[[0, 2]] = y`) writes through a GATHER
         node = strip_movement(node.src[0])[1]
     storage = node
     if storage.op is not Ops.BUFFER or storage in leaves or storage in _old_versions or \
@@ -196,11 +209,22 @@ def _remember_writes(graph: UOp, result: UOp, mapping: dict[UOp, UOp], written: 
     nodes = graph.toposort()
     # the storage and views of it (not of a write into it): the graph may read them only as what a write writes into
     bare = {n for n in nodes if strip_movement(n)[1] is storage}
-    if any(s in bare and not (i == 0 and (n.op is Ops.ASSIGN or n in bare))
+    scattered = {t for n in nodes if n.op is Ops.ASSIGN and (t := strip_movement(n.src[0])[1]).op is Ops.GATHER}
+    if any(s in bare and not (i == 0 and (n.op is Ops.ASSIGN or n in bare or n in scattered))
            for n in nodes for i, s in enumerate(n.src)):
         _history[result] = _Entry(None, (), "an array written in place was read before the write")
         return
     _history[result] = _settled(graph, result, mapping, written - {storage.arg})
+
+
+def _own_storage(graph: UOp, result: UOp) -> UOp:
+    """A value that folded to a constant (a mean over an empty batch is NaN), as an array of its own holding it: the
+    constant is interned, so a graph remembered under it would be spliced into every later graph holding that
+    constant (cross_entropy's own NaN for an all-ignored batch), sending it gradients or stale-graph errors."""
+    const = strip_movement(result)[1]
+    device = next((n.arg.device for n in graph.toposort() if n.op is Ops.BUFFER), "CPU")
+    buf = Buffer.from_numpy(np.full(result.size, const.arg), const.dtype, device)
+    return UOp(Ops.BUFFER, const.dtype, (), buf).reshape(result.shape)
 
 
 def _reads_own_result(graph: UOp, result: UOp) -> bool:
@@ -212,6 +236,22 @@ def _reads_own_result(graph: UOp, result: UOp) -> bool:
 
 
 realize_hooks.append(_record_history)
+
+
+def _check_leaf_write(t: Tensor) -> None:
+    """An in-place write into a leaf that requires grad (or a view of one that carries its gradient) while gradients
+    are tracked raises, as in PyTorch: the leaf's gradient would silently be taken at the written value."""
+    if not _GradMode.enabled or not _leaves:
+        return
+    g = t._group
+    if g is None or g.buffer is None or not any(b is g.buffer for b in _leaf_buffers()) or not t.requires_grad:
+        return
+    what = "a leaf" if t._requires_grad else "a view of a leaf"
+    raise RuntimeError(f"{what} Variable that requires grad is being used in an in-place operation: write it inside "
+                       "`with lazyarr.no_grad():` (as optimizers do), or write into its .detach()")
+
+
+write_checks.append(_check_leaf_write)
 
 
 def _leaf_buffers() -> list[Buffer]:
@@ -438,7 +478,28 @@ class AutogradMixin:
     uop: UOp
     _requires_grad: bool | None
     _group: Any
-    grad: Tensor | None
+    _grad: Tensor | None
+
+    # ---- grad ----
+    @property
+    def grad(self: Tensor) -> Tensor | None:
+        """The accumulated gradient (None until a backward reaches this leaf)."""
+        return self._grad
+
+    @grad.setter
+    def grad(self: Tensor, value: Tensor | None) -> None:
+        """Set the gradient: None, or a tensor of this one's shape, dtype and device (TypeError / ValueError, both
+        RuntimeError as in PyTorch, otherwise: an optimizer would fail on it later, or a backward broadcast it)."""
+        if value is not None:
+            if not isinstance(value, type(self)):
+                raise GradTypeError(f"assigned grad expected to be a Tensor or None but got {type(value).__name__}")
+            if value.shape != self.shape:
+                raise GradValueError(f"attempting to assign a gradient of shape {value.shape} to a tensor of shape "
+                                     f"{self.shape}")
+            if value.dtype is not self.dtype or value.device != self.device:
+                raise GradTypeError(f"assigned grad has dtype {value.dtype.name} on {value.device}, but the tensor has "
+                                    f"{self.dtype.name} on {self.device}")
+        self._grad = value
 
     # ---- requires_grad ----
     @property
@@ -451,6 +512,9 @@ class AutogradMixin:
     @requires_grad.setter
     def requires_grad(self: Tensor, value: bool | None) -> None:
         if value is None or value is False:
+            if value is False and self._requires_grad is None and self.requires_grad:
+                raise GradValueError("you can only change requires_grad flags of leaf variables: the gradient flows "
+                                     "through a computed value regardless; use value.detach() to stop it")
             self._requires_grad = value
             _leaves.pop(id(self), None)
             return
@@ -512,7 +576,15 @@ class AutogradMixin:
         for u, g in grads.items():
             for t in leaves[u]:
                 gt = new_tensor(t, g if create_graph else detach_uop(g))
-                t.grad = gt if t.grad is None else t.grad + gt
+                old = t.grad
+                if old is None:
+                    t.grad = gt
+                elif create_graph or not is_writable(old):
+                    t.grad = old + gt
+                else:
+                    # in place, as PyTorch accumulates: a @lazyarr.jit replay then adds into the same storage on
+                    # every call (a new tensor is Python state, which a replay does not update)
+                    old.assign(old + gt)
         add_pending(self)
 
     def _seed(self: Tensor, gradient: Any) -> UOp:

@@ -45,6 +45,10 @@ RECENT_CAP = 4096
 # before live tensors are repointed (autograd keeps the graphs it needs)
 realize_hooks: list[Callable[[dict[UOp, UOp], set[Buffer]], None]] = []
 
+# called with the tensor an in-place write goes into, before anything is written (autograd refuses writes into a leaf
+# that requires grad while gradients are tracked, as PyTorch does)
+write_checks: list[Callable[[Tensor], None]] = []
+
 # set by every deferred in-place write (an ASSIGN on storage): `lazyarr.jit` completes such writes before a call, so
 # a replay (which reads storage directly) sees them and a capture does not record them as part of the function
 pending_writes: list[bool] = [False]
@@ -359,6 +363,8 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     Raises:
         ValueError: owner is read-only: a broadcast view or a view of a read-only array (`check_writable`).
     """
+    for check in write_checks:
+        check(owner)
     g = check_writable(owner)
     lvalue = _drop_detach(lvalue, g.base)
     if g.buffer is None:

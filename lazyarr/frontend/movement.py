@@ -15,6 +15,7 @@ from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import strip_movement
 from lazyarr.graph.uop import GatherArg, UOp
 from lazyarr.helpers import AxisError, normalize_axis, prod
+from lazyarr.kernels import realize as realize_module
 
 if TYPE_CHECKING:
     from lazyarr.frontend.tensor import Tensor
@@ -303,7 +304,8 @@ class MovementMixin:
     # ---- indexing ----
     def __getitem__(self: Tensor, idx: Any) -> Tensor:
         """NumPy indexing: ints, slices (any step), None, Ellipsis, integer tensors/lists/arrays and boolean masks.
-        Basic indices make views; integer arrays gather (IndexError for out-of-range values, checked first)."""
+        Basic indices make views; integer arrays gather (IndexError for out-of-range values, checked first; inside a
+        @lazyarr.jit capture they cannot be read, and an out-of-range value is clamped instead)."""
         return _getitem(self, idx)
 
 
@@ -440,6 +442,15 @@ def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor]], store_data: bool 
         ) from None
     checked = []
     for d, i in adv:
+        if store_data and realize_module.capturing:
+            # @lazyarr.jit capturing: the values cannot be read (a replay would keep them), so a negative index wraps
+            # and an out-of-range one is clamped inside the kernel, as JAX's gather does (no check, no stray read)
+            n = x.shape[d]
+            if n == 0 and i.size:
+                raise IndexError(f"index is out of bounds for axis {d} with size 0")
+            i64 = i.cast(dtypes.int64)
+            checked.append((i64 < 0).where(i64 + n, i64).clip(0, max(n - 1, 0)).broadcast_to(bshape))
+            continue
         vals = i.numpy().astype(np.int64)
         n = x.shape[d]
         if vals.size and (vals.min() < -n or vals.max() >= n):

@@ -7,6 +7,7 @@ strided views), normalisation, dropout, embedding and the losses. Numerics and s
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -24,12 +25,15 @@ REDUCTIONS = ("none", "mean", "sum")
 
 
 def pair(x: Any, n: int = 2, name: str = "argument") -> tuple[int, ...]:
-    """`x` as an n-tuple of ints (an int is repeated, like PyTorch's `_pair`)."""
-    if isinstance(x, (list, tuple)):
-        if len(x) != n:
-            raise ValueError(f"{name} must be an int or a tuple of {n} ints, got {x}")
-        return tuple(int(v) for v in x)
-    return (int(x),) * n
+    """`x` as an n-tuple of ints (an int is repeated, like PyTorch's `_pair`); TypeError for a float (it was
+    truncated: stride=1.5 ran as 1), as PyTorch's."""
+    items = x if isinstance(x, (list, tuple)) else (x,) * n
+    if len(items) != n:
+        raise ValueError(f"{name} must be an int or a tuple of {n} ints, got {x}")
+    try:
+        return tuple(operator.index(v) for v in items)
+    except TypeError:
+        raise TypeError(f"{name} must be an int or a tuple of {n} ints, got {x!r}") from None
 
 
 def _reduce_loss(loss: Tensor, reduction: str, denominator: Any = None) -> Tensor:
@@ -51,7 +55,8 @@ def _weighted_mean(total: Tensor, denominator: Any) -> Tensor:
     if not isinstance(denominator, type(total)):
         return total / denominator
     empty = denominator == 0
-    return total / empty.where(1, denominator) + empty.where(float("nan"), 0).detach()
+    # the NaN term in total's dtype: a where of two Python floats is float32, which promoted a float16 loss
+    return total / empty.where(1, denominator) + empty.where(float("nan"), 0).cast(total.dtype).detach()
 
 
 def shifted_views(x: Tensor, kernel: Sequence[int], stride: Sequence[int], dilation: Sequence[int],
@@ -109,6 +114,8 @@ class NNMixin:
             raise ValueError(f"conv2d expects a 4-D input and weight, got shapes {self.shape} and {weight.shape}")
         n, c, _, _ = self.shape
         o, cg, kh, kw = weight.shape
+        if min(kh, kw) < 1:
+            raise ValueError(f"conv2d: kernel size must be positive, got weight of shape {weight.shape}")
         s, d = pair(stride, name="stride"), pair(dilation, name="dilation")
         if groups < 1 or c % groups or o % groups or cg != c // groups:
             raise ValueError(f"conv2d: input with {c} channels, weight {weight.shape} and groups={groups} do not fit")
@@ -301,13 +308,16 @@ class NNMixin:
         axes = tuple(i for i in range(self.ndim) if i != 1)
         shape = tuple(s if i == 1 else 1 for i, s in enumerate(self.shape))
         if training:
-            count = self.size // self.shape[1]
-            if count <= 1:
+            count = self.size // self.shape[1] if self.shape[1] else 0
+            if count == 1:
                 raise ValueError(f"Expected more than 1 value per channel when training, got input size {self.shape}")
             mean = self.mean(axes, keepdims=True)
             centered = self - mean
             var = (centered * centered).mean(axes, keepdims=True)
-            if running_mean is not None and running_var is not None:
+            if count == 0 and num_batches_tracked is not None:  # an empty batch: no statistics to track (PyTorch)
+                num_batches_tracked.assign(num_batches_tracked.detach() + 1)
+                add_pending(num_batches_tracked)
+            elif count and running_mean is not None and running_var is not None:
                 if momentum is None:
                     if num_batches_tracked is None:
                         raise ValueError("batch_norm with momentum=None needs num_batches_tracked")

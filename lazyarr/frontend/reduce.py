@@ -130,7 +130,11 @@ class ReduceMixin:
 
     def std(self: Tensor, axis: Any = None, keepdims: bool = False, ddof: int = 0, correction: int | None = None,
             keepdim: bool | None = None) -> Tensor:
-        return self.var(axis, keepdims, ddof, correction, keepdim).sqrt()
+        """sqrt of `var`; where the variance is 0 the gradient is 0, as PyTorch's (sqrt's infinite slope there times
+        the variance's zero slope would be NaN)."""
+        v = self.var(axis, keepdims, ddof, correction, keepdim)
+        zero = v == 0
+        return zero.where(0, zero.where(1, v).sqrt())
 
     def any(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
         keepdims = keepdim if keepdim is not None else keepdims

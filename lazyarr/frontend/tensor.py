@@ -57,7 +57,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         ValueError: ragged nested lists, or an unknown device.
     """
 
-    __slots__ = ("uop", "device", "_requires_grad", "grad", "_ctx", "_group", "__weakref__")
+    __slots__ = ("uop", "device", "_requires_grad", "_grad", "_ctx", "_group", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, data: Any, dtype: Any = None, device: str | None = None,
@@ -75,7 +75,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
             uop = _uop_from_data(data, dt, self.device)
         self.uop: UOp = uop
         self._requires_grad: bool | None = None
-        self.grad: Tensor | None = None
+        self._grad: Tensor | None = None
         self._ctx: Any = None
         self._group: Any = None  # the array this tensor views (see frontend/inplace.py)
         all_tensors.add(self)
@@ -123,7 +123,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
     def _new(self, uop: UOp) -> Tensor:
         """A tensor on the same device holding `uop`."""
         t = Tensor.__new__(Tensor)
-        t.uop, t.device, t._requires_grad, t.grad, t._ctx, t._group = uop, self.device, None, None, None, None
+        t.uop, t.device, t._requires_grad, t._grad, t._ctx, t._group = uop, self.device, None, None, None, None
         all_tensors.add(t)
         if len(recent) < RECENT_CAP:
             recent.append(weakref.ref(t))

@@ -354,18 +354,22 @@ class Softplus(Module):
 
 
 class Softmax(Module):
+    """`F.softmax` along `dim`; without one, along PyTorch's implicit dim (0 for 0-, 1- and 3-D inputs, else 1)."""
+
     def __init__(self, dim: int | None = None) -> None:
         super().__init__()
-        self.dim = -1 if dim is None else dim
+        self.dim = dim
 
     def forward(self, x: Tensor) -> Tensor:
         return F.softmax(x, self.dim)
 
 
 class LogSoftmax(Module):
+    """`F.log_softmax` along `dim`; without one, along PyTorch's implicit dim (0 for 0-, 1- and 3-D inputs, else 1)."""
+
     def __init__(self, dim: int | None = None) -> None:
         super().__init__()
-        self.dim = -1 if dim is None else dim
+        self.dim = dim
 
     def forward(self, x: Tensor) -> Tensor:
         return F.log_softmax(x, self.dim)

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from lazyarr.frontend.autograd import no_grad
 from lazyarr.frontend.tensor import Tensor
 from lazyarr.graph.ops import Ops
 
@@ -32,7 +33,8 @@ class Parameter(metaclass=_ParameterType):
     """
 
     def __new__(cls, data: Any = None, requires_grad: bool = True) -> Tensor:  # type: ignore[misc]
-        t = Tensor(np.zeros((0,), np.float32) if data is None else data)
+        # a Tensor's data, not its graph (torch.nn.Parameter makes a new leaf of the same storage)
+        t = Tensor(np.zeros((0,), np.float32) if data is None else data.detach() if isinstance(data, Tensor) else data)
         if not _has_storage(t):
             t = t.clone().realize()
         t.requires_grad = requires_grad
@@ -252,9 +254,10 @@ class Module:
                 errors.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ".")
         if errors:
             raise StateDictError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
-        for target, arr in values:
-            src = arr if isinstance(arr, Tensor) else Tensor(np.array(arr), device=target.device)
-            target.assign(src.detach().cast(target.dtype)).realize()
+        with no_grad():  # parameters are leaves that require grad: written as data, not as a step of a graph
+            for target, arr in values:
+                src = arr if isinstance(arr, Tensor) else Tensor(np.array(arr), device=target.device)
+                target.assign(src.detach().cast(target.dtype)).realize()
         return IncompatibleKeys(missing, unexpected)
 
     # ---- calling ----

@@ -392,3 +392,114 @@ def test_backward_through_a_realised_value_that_folded_to_its_input(make, grad) 
     a.numpy()
     (a * 3).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), grad(A), rtol=1e-12)
+
+
+def test_a_value_that_folded_to_a_constant_keeps_its_graph_to_itself() -> None:
+    # the mean of an empty batch is the constant NaN; its graph was remembered under that interned constant, so any
+    # later graph holding a NaN (here `+ nan`) reached b too: a gradient for b, or InplaceModifiedError once b changed
+    b = Tensor(np.ones(3), requires_grad=True)
+    loss = (Tensor(np.zeros((0, 3))) * b).mean()
+    assert np.isnan(loss.item())
+    loss.backward()  # PyTorch: zeros
+    np.testing.assert_array_equal(b.grad.numpy(), np.zeros(3))
+    with lazyarr.no_grad():
+        b += 1
+    b.grad = None
+    c = Tensor(np.arange(3.0), requires_grad=True)
+    ((c * c).sum() + float("nan")).backward()
+    assert b.grad is None
+    np.testing.assert_array_equal(c.grad.numpy(), 2 * np.arange(3.0))
+
+
+def test_std_of_constant_values_has_torchs_zero_gradient() -> None:
+    # sqrt's slope at a zero variance is infinite, times the variance's zero slope: NaN (PyTorch: 0)
+    torch = pytest.importorskip("torch")
+    a = np.array([[1.0, 1.0, 1.0], [0.5, -2.0, 3.0]])
+    for kw, tkw in [({"axis": 1}, {"dim": 1, "correction": 0}), ({"axis": 1, "ddof": 1}, {"dim": 1}),
+                    ({"axis": 0, "keepdims": True}, {"dim": 0, "keepdim": True, "correction": 0})]:
+        x, xt = Tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+        for base, tbase in [(x, xt), (x[:, :1], xt[:, :1])][: 1 if "ddof" in kw else 2]:  # ddof 1 of 1 value: NaN
+            (base.std(**kw) * 2).sum().backward()
+            (tbase.std(**tkw) * 2).sum().backward()
+            np.testing.assert_allclose(base.std(**kw).numpy(), tbase.std(**tkw).detach().numpy(), rtol=1e-12)
+        np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("write", [
+    lambda t: t.__iadd__(1), lambda t: t.__setitem__(0, 5.0), lambda t: t[1:].__imul__(2),
+    lambda t: t.assign(t * 2) if isinstance(t, Tensor) else t.copy_(t * 2),
+    lambda t: np.add(t, 1, out=t) if isinstance(t, Tensor) else t.add_(1),
+], ids=["iadd", "setitem", "view-imul", "assign", "ufunc-out"])
+def test_in_place_write_into_a_leaf_that_requires_grad_raises(write) -> None:  # type: ignore[no-untyped-def]
+    # PyTorch raises; the write went through, and the gradient was then silently taken at the written value
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        write(torch.tensor(A[0], requires_grad=True))
+    x = Tensor(A[0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad is being used in an in-place operation"):
+        write(x)
+    np.testing.assert_array_equal(x.numpy(), A[0])  # nothing was written
+    with lazyarr.no_grad():
+        write(x)  # allowed, as in PyTorch (an optimizer's update)
+    write(x.detach())  # the data, without the gradient: allowed
+    h = x * 1
+    write(h)  # not a leaf: allowed
+
+
+def test_assigning_a_grad_of_another_shape_dtype_or_kind_raises() -> None:
+    # PyTorch raises at the assignment; it was taken, and failed later (optimizer step) or broadcast (backward)
+    torch = pytest.importorskip("torch")
+    x, xt = Tensor(A, requires_grad=True), torch.tensor(A, requires_grad=True)
+    for ours, theirs, error in [(Tensor(A[0]), torch.tensor(A[0]), RuntimeError),
+                                (Tensor(A.astype(np.float32)), torch.tensor(A).float(), RuntimeError),
+                                (A, A, TypeError)]:
+        with pytest.raises(error):
+            xt.grad = theirs
+        with pytest.raises(error):
+            x.grad = ours
+        assert x.grad is None
+    x.grad = Tensor(np.ones_like(A))
+    (x * 2).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.full_like(A, 3.0))
+
+
+@pytest.mark.parametrize("scatter", [
+    lambda h, y: h.__setitem__([0, 2], y[:, :3]),
+    lambda h, y: h.__setitem__(([1, 2], [0, 2]), y[0, :2]),
+    lambda h, y: h.__setitem__(h > 0.5, h[h > 0.5] * 2),
+], ids=["rows", "points", "mask-read-modify-write"])
+def test_value_written_by_a_scatter_keeps_its_gradient_once_realised(scatter) -> None:  # type: ignore[no-untyped-def]
+    # realising h after an advanced-index write lost its graph: backward raised 'does not require grad'
+    torch = pytest.importorskip("torch")
+    b = rng.standard_normal((3, 3))
+    x, y = Tensor(b, requires_grad=True), Tensor(A, requires_grad=True)
+    xt, yt = torch.tensor(b, requires_grad=True), torch.tensor(A, requires_grad=True)
+    h, ht = x * 2, xt * 2
+    scatter(h, y)
+    scatter(ht, yt)
+    np.testing.assert_allclose(h.numpy(), ht.detach().numpy(), rtol=1e-12)
+    (h * h).sum().backward()
+    (ht * ht).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-12)
+    if yt.grad is None:  # the mask write reads no y
+        assert y.grad is None
+    else:
+        np.testing.assert_allclose(y.grad.numpy(), yt.grad.numpy(), rtol=1e-12)
+
+
+def test_requires_grad_false_on_a_computed_value_raises_and_parameter_takes_data() -> None:
+    # it was taken: the value said requires_grad False while its gradient still reached x (PyTorch raises); and
+    # nn.Parameter(x * 2, requires_grad=False) kept the graph, sending x a gradient (PyTorch: a new leaf of the data)
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError, match="only change requires_grad flags of leaf variables"):
+        (torch.tensor(A, requires_grad=True) * 2).requires_grad_(False)
+    x = Tensor(A, requires_grad=True)
+    with pytest.raises(RuntimeError, match="only change requires_grad flags of leaf variables"):
+        (x * 2).requires_grad_(False)
+    (Tensor(A) * 2).requires_grad_(False)  # computed from no leaf: a leaf itself, as in PyTorch
+    xt = torch.tensor(A, requires_grad=True)
+    p, pt = lazyarr.nn.Parameter(x * 2, requires_grad=False), torch.nn.Parameter(xt * 2, requires_grad=False)
+    (p * x).sum().backward()
+    (pt * xt).sum().backward()
+    assert p.is_leaf and not p.requires_grad
+    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-12)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -135,6 +136,19 @@ ACT = {
 }
 
 
+@pytest.mark.parametrize("shape", [(4, 3, 5), (2, 3, 4, 5)])
+@pytest.mark.parametrize("layer", ["Softmax", "LogSoftmax"])
+def test_softmax_layers_without_dim_use_torchs_implicit_dim(layer: str, shape: tuple[int, ...]) -> None:
+    # nn.Softmax() took the last axis; PyTorch's (and F.softmax's) implicit dim is 0 for 3-D input, 1 for 4-D
+
+    def theirs(x: Any) -> Any:
+        with warnings.catch_warnings():  # PyTorch warns that the implicit dim is deprecated
+            warnings.simplefilter("ignore", UserWarning)
+            return getattr(torch.nn, layer)()(x)
+
+    compare(getattr(nn, layer)(), theirs, f32(*shape))
+
+
 @pytest.mark.parametrize("name", list(ACT))
 def test_activation(name: str) -> None:
     fn, tfn = ACT[name]
@@ -163,6 +177,19 @@ LOSSES = {
 def test_class_index_losses(name: str) -> None:
     fn, tfn = LOSSES[name]
     compare(fn, tfn, LOGITS)
+
+
+@pytest.mark.parametrize("name", ["ce", "ce_ignore_smooth"])
+def test_class_index_losses_keep_float16(name: str) -> None:
+    # the mean's all-ignored NaN term was float32 and promoted a float16 loss to float32 (PyTorch: float16)
+    tgt = np.where(TARGET == 2, -100, TARGET)
+    fn, tfn = LOSSES["ce"] if name == "ce" else (
+        lambda x: F.cross_entropy(x, Tensor(tgt), label_smoothing=0.2),
+        lambda x: TF.cross_entropy(x, torch.tensor(tgt), label_smoothing=0.2))
+    x = LOGITS.astype(np.float16)
+    out, tout = fn(Tensor(x)), tfn(torch.tensor(x))
+    assert out.dtype.name == "float16" and tout.dtype == torch.float16
+    np.testing.assert_allclose(out.numpy().astype(np.float32), tout.float().numpy(), rtol=2e-3)
 
 
 def test_cross_entropy_probabilities_with_smoothing_and_weight() -> None:
@@ -296,3 +323,35 @@ def test_bad_arguments_raise_like_torch() -> None:
     for classes in ([0, 3], [0, -1]):
         with pytest.raises(IndexError, match="out of bounds for 3 classes"):
             F.one_hot(Tensor(np.array(classes)), 3)
+    with pytest.raises(ValueError, match="kernel size must be positive"):  # was an IndexError from inside conv2d
+        F.conv2d(x, Tensor(f32(3, 2, 0, 3)))
+
+
+@pytest.mark.parametrize("momentum", [0.1, None])
+def test_batchnorm_training_on_an_empty_batch_matches_torch(momentum: float | None) -> None:
+    # it raised 'Expected more than 1 value per channel'; PyTorch returns the empty output, keeps the running
+    # statistics and counts the batch
+    ours, theirs = nn.BatchNorm1d(3, momentum=momentum), torch.nn.BatchNorm1d(3, momentum=momentum)
+    for x in (f32(5, 3), f32(0, 3), f32(4, 3)):
+        compare(ours, theirs, x)
+        for k, v in theirs.state_dict().items():
+            np.testing.assert_allclose(ours.state_dict()[k].numpy(), v.numpy(), rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+FLOAT_SIZES = {
+    "conv-stride": (lambda x: F.conv2d(x, Tensor.ones(2, 2, 3, 3), stride=1.5),
+                    lambda x: TF.conv2d(x, torch.ones(2, 2, 3, 3), stride=1.5)),
+    "maxpool-kernel": (lambda x: F.max_pool2d(x, 2.5), lambda x: TF.max_pool2d(x, 2.5)),
+    "avgpool-padding": (lambda x: F.avg_pool2d(x, 2, padding=0.5), lambda x: TF.avg_pool2d(x, 2, padding=0.5)),
+}
+
+
+@pytest.mark.parametrize("name", list(FLOAT_SIZES))
+def test_float_sizes_raise_type_error_like_torch(name: str) -> None:
+    # they were truncated (stride=1.5 ran as stride 1)
+    fn, tfn = FLOAT_SIZES[name]
+    x = f32(1, 2, 6, 6)
+    with pytest.raises(TypeError):
+        tfn(torch.tensor(x))
+    with pytest.raises(TypeError, match="ints"):
+        fn(Tensor(x))

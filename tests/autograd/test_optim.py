@@ -145,3 +145,22 @@ def test_optimizer_argument_errors() -> None:
         optim.SGD([Tensor(np.ones(2, np.float32))], lr=0.1)
     with pytest.raises(ValueError, match="learning rate"):
         optim.Adam([Tensor(np.ones(2, np.float32), requires_grad=True)], lr=-1)
+
+
+def test_an_empty_batch_does_not_break_later_steps() -> None:
+    # the loss of an empty batch is NaN, a constant: its graph was remembered under that shared constant, so every
+    # later cross_entropy (whose mean holds the same NaN constant) spliced it in and backward raised
+    # InplaceModifiedError once the weights had moved
+    ours, theirs = make_models()
+    opt, topt = optim.SGD(ours.parameters(), lr=0.1, momentum=0.9), torch.optim.SGD(theirs.parameters(), lr=0.1,
+                                                                                        momentum=0.9)
+    for rows in (slice(0, 8), slice(0, 0), slice(8, 16), slice(16, 32)):
+        for model, o, mk in ((ours, opt, Tensor), (theirs, topt, torch.tensor)):
+            o.zero_grad()
+            loss = nn.functional.cross_entropy(model(mk(X[rows])), mk(Y[rows])) if model is ours else \
+                torch.nn.functional.cross_entropy(model(mk(X[rows])), mk(Y[rows]))
+            loss.item()  # read before backward, as a training loop that logs it does
+            loss.backward()
+            o.step()
+        for k, v in theirs.state_dict().items():
+            np.testing.assert_allclose(ours.state_dict()[k].numpy(), v.numpy(), rtol=1e-5, atol=1e-6, err_msg=k)

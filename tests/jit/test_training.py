@@ -59,3 +59,55 @@ def test_jitted_training_matches_eager(make_model: Callable[[], Any], make_opt: 
     for k in eager:
         np.testing.assert_allclose(jitted[k], eager[k], rtol=1e-5, atol=1e-6, err_msg=k)
     assert len(set(eager["losses"].tolist())) == STEPS  # the weights really moved on every replay
+
+
+def test_jitted_embedding_training_matches_eager() -> None:
+    # an Embedding gathers rows by a Tensor index: capturing it read the index values (JitError on call 2)
+    rows = np.random.default_rng(3).standard_normal((10, 4)).astype(np.float32)
+    idx = [(rng.integers(0, 10, (8, 5)), rng.integers(0, 3, 8)) for _ in range(5)]
+
+    def run(jit: bool) -> list[np.ndarray]:
+        Tensor.manual_seed(0)
+        emb, lin = nn.Embedding(10, 4, padding_idx=0), nn.Linear(4, 3)
+        with lazyarr.no_grad():
+            emb.weight.assign(Tensor(rows))
+        opt = optim.Adam([*emb.parameters(), *lin.parameters()], lr=0.05)
+
+        def step(x: Tensor, y: Tensor) -> Tensor:
+            opt.zero_grad()
+            loss = F.cross_entropy(lin(emb(x).mean(1)), y)
+            loss.backward()
+            opt.step()
+            return loss
+
+        fn = lazyarr.jit(step) if jit else step
+        losses = [fn(Tensor(x), Tensor(y)).item() for x, y in idx]
+        return [np.array(losses), emb.weight.numpy(), lin.weight.numpy()]
+
+    for jitted, eager in zip(run(True), run(False)):
+        np.testing.assert_allclose(jitted, eager, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("update", [True, False], ids=["step-without-zero-grad", "accumulate-only"])
+def test_jitted_gradient_accumulation_matches_eager(update: bool) -> None:
+    # .grad accumulated by rebinding a new tensor, Python state that a replay does not update: every replay added the
+    # new gradient to the capture call's old one (silently wrong weights and .grad)
+    def run(jit: bool) -> list[np.ndarray]:
+        Tensor.manual_seed(0)
+        model = mlp()
+        opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+
+        def step(x: Tensor, y: Tensor) -> Tensor:
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            if update:
+                opt.step()
+            return loss
+
+        fn = lazyarr.jit(step) if jit else step
+        losses = [fn(Tensor(x), Tensor(y)).item() for x, y in BATCHES[:6]]
+        params = list(model.parameters())
+        return [np.array(losses), *(p.numpy() for p in params), *(p.grad.numpy() for p in params)]
+
+    for jitted, eager in zip(run(True), run(False)):
+        np.testing.assert_allclose(jitted, eager, rtol=1e-5, atol=1e-6)

@@ -558,13 +558,18 @@ def _isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bo
         y = operand(y, result_dtype(y, 1.0), _device(x, y))
     elif isinstance(y, int):
         y = float(y)
-    result = call(np.bitwise_or, call(np.bitwise_and, call(np.less_equal, call(np.absolute, call(np.subtract, x, y)),
-                                                           call(np.add, atol, call(np.multiply, rtol,
-                                                                                   call(np.absolute, y)))),
-                                      call(np.isfinite, y)), call(np.equal, x, y))
+    close = _call(np.less_equal, _call(np.absolute, _call(np.subtract, x, y)),
+                  _call(np.add, atol, _call(np.multiply, rtol, _call(np.absolute, y))))
+    result = _call(np.bitwise_or, _call(np.bitwise_and, close, _call(np.isfinite, y)), _call(np.equal, x, y))
     if equal_nan:
-        result = call(np.bitwise_or, result, call(np.bitwise_and, call(np.isnan, x), call(np.isnan, y)))
+        result = _call(np.bitwise_or, result, _call(np.bitwise_and, _call(np.isnan, x), _call(np.isnan, y)))
     return result
+
+
+def _call(ufunc: np.ufunc, *args: Any) -> Any:
+    """`call`, or NumPy's own ufunc when no argument is a Tensor (a Python scalar or NumPy array operand of
+    isclose: `call` needs a Tensor to take the device from)."""
+    return call(ufunc, *args) if any(is_tensor(v) for v in args) else ufunc(*args)
 
 
 def _device(*xs: Any) -> str:

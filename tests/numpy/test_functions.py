@@ -112,6 +112,10 @@ CASES = {
     "allclose_false": (np.allclose, (F, F + 1e-3), {}),
     "isclose": (np.isclose, (NANS, NANS), {"equal_nan": True}),
     "isclose_int": (np.isclose, (I, I + 1), {"atol": 1}),
+    "isclose_python_float": (np.isclose, (NANS, np.inf), {}),
+    "isclose_python_int_first_equal_nan": (np.isclose, (1, NANS), {"equal_nan": True}),
+    "isclose_0d_python_float": (np.isclose, (np.array(1.0), 1.0 + 1e-9), {}),
+    "allclose_python_float": (np.allclose, (np.ones(3), 1.0), {}),
     "array_equal": (np.array_equal, (I, I.copy()), {}),
     "array_equal_shape": (np.array_equal, (I, I[:2]), {}),
     "array_equal_nan": (np.array_equal, (NANS, NANS), {"equal_nan": True}),
@@ -561,3 +565,10 @@ def test_einsum_dtype_allowed_by_casting(kw):
 def test_tensordot_duplicate_axes_raise(axes):
     with pytest.raises(ValueError, match="duplicate axes"):
         np.tensordot(Tensor(SQ), Tensor(SQ), axes)
+
+
+def test_isclose_of_a_numpy_array_and_a_tensor():
+    # a NumPy array or Python scalar operand raised StopIteration (no Tensor to take the device from)
+    x = np.array([np.inf, -np.inf, 1.0, np.nan, 0.0], np.float32)
+    same(np.isclose(x, Tensor(x), equal_nan=True), np.isclose(x, x, equal_nan=True))
+    same(np.isclose(Tensor(x), np.nan, equal_nan=True), np.isclose(x, np.nan, equal_nan=True))

@@ -20,6 +20,7 @@ B = I > 0
 V = rng.standard_normal(5)
 SQ = rng.standard_normal((4, 4))
 NANS = np.where(rng.random((3, 4)) < 0.3, np.nan, D[0])
+ALL_NAN_COLUMN = np.where(np.arange(4) == 1, np.nan, NANS)  # nanmax/nanmin with initial= give the initial value there
 
 # id -> (function, positional args, keyword args); arrays become Tensors for the lazyarr side
 CASES = {
@@ -183,6 +184,8 @@ CASES = {
     "nansum": (np.nansum, (NANS,), {"axis": 1}),
     "nanmean": (np.nanmean, (NANS,), {"axis": 0}),
     "nanmax": (np.nanmax, (NANS,), {}),
+    "nanmax_initial_all_nan_column": (np.nanmax, (ALL_NAN_COLUMN,), {"axis": 0, "initial": 0.5}),
+    "nanmin_initial_where": (np.nanmin, (ALL_NAN_COLUMN,), {"axis": 1, "initial": 7.0, "where": np.arange(4) == 1}),
     "nanstd": (np.nanstd, (NANS,), {"axis": 1}),
     "ptp": (np.ptp, (D,), {"axis": 1}),
     "average_weights": (np.average, (D, 1, V[:3]), {}),

@@ -558,13 +558,20 @@ def combine(op: Ops, a: Tensor, b: Any) -> Tensor:
     return a + b if op is Ops.ADD else a * b
 
 
-def _loop_dtype(x: Tensor, dtype: Any, out: Any) -> Any:
-    """The dtype a reduction or accumulation of `x` with `out=` computes in, as NumPy picks it: `dtype` when given,
-    else out's dtype when x casts to it within its kind (int8 summed into int64 sums in int64), else x's own (float32
-    summed into int32 sums in float32; the result is cast on its way into out)."""
+def _loop_dtype(method: Callable[..., Any], x: Tensor, dtype: Any, out: Any) -> Any:
+    """The dtype a reduction or accumulation (`method`) of `x` with `out=` computes in, as NumPy picks it: `dtype`
+    when given, else out's dtype when x casts to it within its kind and the ufunc has a loop for it (int8 summed into
+    int64 sums in int64), else x's own (float32 summed into int32 sums in float32, logical_or of int32 into int32 runs
+    its bool loop; the result is cast on its way into out)."""
     if dtype is not None:
         return dtype
-    return out.dtype if np.can_cast(_np_dtype(x.dtype), _np_dtype(out.dtype), "same_kind") else None
+    if not np.can_cast(_np_dtype(x.dtype), _np_dtype(out.dtype), "same_kind"):
+        return None
+    try:
+        _probe_dtype(method, x.dtype, dtype=_np_dtype(out.dtype))
+    except TypeError:
+        return None
+    return out.dtype
 
 
 def _probe_dtype(method: Callable[..., Any], dt: DType, **kw: Any) -> DType:
@@ -579,7 +586,7 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
     op = REDUCE_OPS[ufunc]
     if out is not None:
         out = _out_tuple(out, 1)[0]
-        dtype = _loop_dtype(x, dtype, out)
+        dtype = _loop_dtype(ufunc.reduce, x, dtype, out)
     res_dt = _probe_dtype(ufunc.reduce, x.dtype, dtype=_np_dtype(dtype))
     axes = reduce_axes(axis, x.ndim)
     name = ufunc.__name__
@@ -634,7 +641,7 @@ def accumulate(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out
     a = accumulate_axis(axis, x.ndim)
     if out is not None:
         out = _out_tuple(out, 1)[0]
-        dtype = _loop_dtype(x, dtype, out)
+        dtype = _loop_dtype(ufunc.accumulate, x, dtype, out)
     res_dt = _probe_dtype(ufunc.accumulate, x.dtype, dtype=_np_dtype(dtype))
     r = scan(x.cast(res_dt), a, REDUCE_OPS[ufunc])  # float16 in float16, as NumPy's (see np.cumsum)
     if out is not None:

@@ -359,6 +359,21 @@ def test_reductions_into_out_compute_in_the_dtype_numpy_picks(call: Any, reduces
     np.testing.assert_array_equal(got.numpy(), want)
 
 
+@pytest.mark.parametrize("call, reduces", [
+    (lambda a, o: np.any(a, axis=1, out=o), True),
+    (lambda a, o: np.all(a, axis=1, out=o), True),
+    (lambda a, o: np.logical_or.reduce(a, axis=1, out=o), True),
+    (lambda a, o: np.logical_and.accumulate(a, axis=1, out=o), False),
+])
+@pytest.mark.parametrize("src, dst", [("int32", "int32"), ("float32", "float64"), ("int8", "float32")])
+def test_logical_reductions_into_a_numeric_out(call: Any, reduces: bool, src: str, dst: str) -> None:
+    """logical_or/logical_and have bool loops only: NumPy runs them and casts into out; lazyarr raised TypeError."""
+    a = np.array([[0, 1, 2], [0, 0, 3], [4, 5, 6]], src)
+    want = call(a, np.zeros(a.shape[:1] if reduces else a.shape, dst))
+    got = call(Tensor(a), Tensor(np.zeros(want.shape, dst)))
+    same(got, want)
+
+
 @pytest.mark.parametrize("exponent", [-1, np.int8(-2), np.array([1, -1, 2])])
 def test_np_power_of_integers_to_negative_host_exponents_raises(exponent: Any) -> None:
     """As NumPy (and `Tensor ** -1`); np.power gave 0 for them."""

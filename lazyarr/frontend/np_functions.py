@@ -154,15 +154,19 @@ def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any,
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     x = as_tensor(a)
+    # as NumPy's: the mean and the sum of squares in res_dt, the deviations and squares in x's dtype promoted with
+    # it; float16 stays float16 (its squares round and overflow there)
     res_dt = probe(np.var, x.dtype, dtype=dtype)
-    calc = _calc_dtype(res_dt)
     axes = reduce_axes(axis, x.ndim, of_0d=nan_without_dof)
     where = _wh(where)
-    xc = x.cast(calc)
-    m = as_tensor(mean, x).cast(calc) if mean is not _NoValue else _mean(xc, axes, calc, keepdims=True, where=where)
-    d = xc - m
-    sq = reduce(np.add, d * d, axes, calc, None, True, _NoValue, where)
-    dof = _count(x, axes, where, calc) - ddof  # a Python number (a float for a float ddof) unless `where` is an array
+    count = _count(x, axes, where, res_dt)
+    if mean is not _NoValue:
+        m = as_tensor(mean, x).cast(res_dt)
+    else:  # the sum rounded to res_dt, then divided (np.mean of float16 divides in float32 and rounds once)
+        m = reduce(np.add, x.cast(res_dt), axes, res_dt, None, True, _NoValue, where) / count
+    d = x.cast(result_dtype(x.dtype, res_dt)) - m
+    sq = reduce(np.add, d * d, axes, res_dt, None, True, _NoValue, where)
+    dof = count - ddof  # a Python number (a float for a float ddof) unless `where` is an array
     static = not isinstance(dof, Tensor)
     r = sq / (max(dof, 0) if static else dof.maximum(0))
     if nan_without_dof:

@@ -575,3 +575,20 @@ def test_isclose_of_a_numpy_array_and_a_tensor():
     x = np.array([np.inf, -np.inf, 1.0, np.nan, 0.0], np.float32)
     same(np.isclose(x, Tensor(x), equal_nan=True), np.isclose(x, x, equal_nan=True))
     same(np.isclose(Tensor(x), np.nan, equal_nan=True), np.isclose(x, np.nan, equal_nan=True))
+
+
+@pytest.mark.parametrize("fn", [np.var, np.std, np.nanvar, np.nanstd])
+@pytest.mark.parametrize("kw", [{}, {"axis": -1, "ddof": 1}])
+def test_float16_variance_rounds_in_float16_as_numpy(fn, kw):
+    # NumPy squares float16 deviations in float16: 3000 - 1200 squared overflows to inf (lazyarr squared in float32)
+    a = np.array([[1000, 3000, 0.5, 7, 2000], [200, 300, 0.5, 1.5, 9]], np.float16)
+    with np.errstate(all="ignore"):
+        same(fn(Tensor(a), **kw), fn(a, **kw), rtol=0, atol=0)
+
+
+def test_variance_with_a_narrower_dtype_squares_in_the_wider_one():
+    # np.var(float32, dtype=float16): the mean in float16, deviations and squares in float32, their sum in float16
+    # (past 65504 here: inf, as NumPy's)
+    a = np.random.default_rng(5).standard_normal((5, 7)).astype(np.float32) * 100
+    with np.errstate(all="ignore"):
+        same(np.var(Tensor(a), axis=1, dtype=np.float16), np.var(a, axis=1, dtype=np.float16), rtol=0, atol=0)

@@ -286,7 +286,7 @@ def _nan_extreme(a: Any, axis: Any, out: Any, keepdims: Any, initial: Any, where
         return (_max if largest else _min)(x, axis, out, keepdims, initial, where)
     fill = dtypes.min_value(x.dtype) if largest else dtypes.max_value(x.dtype)
     r = (_max if largest else _min)(_nan_to(x, fill), axis, None, keepdims, initial, where)
-    if initial is not _NoValue:  # NumPy's fmax.reduce: an all-NaN slice gives the initial value
+    if initial is not _NoValue and initial is not None:  # NumPy's fmax.reduce: an all-NaN slice gives the initial
         return finish(r, out, "nanmax" if largest else "nanmin")
     all_nan = _all(x.isnan(), axis, keepdims=keepdims)
     return finish(all_nan.where(float("nan"), r), out, "nanmax" if largest else "nanmin")

@@ -591,6 +591,8 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
     axes = reduce_axes(axis, x.ndim)
     name = ufunc.__name__
     identity = IDENTITY.get(ufunc) if initial is _NoValue else initial
+    if initial is None:  # NumPy's "no initial value": not even the ufunc's identity
+        initial = _NoValue
     if identity is None:
         if where is not True:
             raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask one has "

@@ -271,6 +271,19 @@ def test_reduce_dtype_out_and_errors():
 
 
 @pytest.mark.parametrize("ufunc", REDUCERS, ids=lambda u: u.__name__)
+@pytest.mark.parametrize("shape, where", [((2, 3), None), ((0, 3), None), ((2, 3), [True, False, True])])
+def test_reduce_initial_none_is_no_initial_value(ufunc, shape, where):
+    """initial=None is NumPy's "no initial value" (not even the identity: an empty or masked add raises); it raised
+    'float() argument must be ... not NoneType'."""
+    x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape) - 2
+    kw = {} if where is None else {"where": np.array(where)}
+    got, ref = _both(lambda v: ufunc.reduce(v, axis=0, initial=None, **kw), x)
+    _check(got, ref)
+    got, ref = _both(lambda v: np.sum(v, axis=0, initial=None, **kw), x)
+    _check(got, ref)
+
+
+@pytest.mark.parametrize("ufunc", REDUCERS, ids=lambda u: u.__name__)
 def test_accumulate(ufunc):
     x = np.array([[1.0, np.inf, 2.0, -1.0], [np.nan, 0.5, 3.0, 0.0], [2.0, 2.0, -np.inf, 1.0]])
     for axis in (0, 1):

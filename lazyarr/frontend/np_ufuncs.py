@@ -419,6 +419,12 @@ def _signature(ufunc: np.ufunc, dtype: Any, signature: Any) -> Any:
     if signature is not None:
         if dtype is not None:
             raise TypeError("cannot specify both 'signature' and 'dtype'")
+        if isinstance(signature, str) and len(signature) > 1:  # NumPy's type string, 'ff->f'
+            ins, arrow, outs = signature.partition("->")
+            if not arrow or len(ins) != ufunc.nin or len(outs) != ufunc.nout:
+                raise ValueError(f"a type-string for {ufunc.__name__}, {ufunc.nin} typecode(s) before and "
+                                 f"{ufunc.nout} after the -> sign")
+            signature = tuple(ins + outs)
         sig = signature if isinstance(signature, tuple) else (signature,)
         return tuple(_np_dtype(d) for d in sig)
     if dtype is None:

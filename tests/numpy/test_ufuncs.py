@@ -283,6 +283,15 @@ def test_reduce_initial_none_is_no_initial_value(ufunc, shape, where):
     _check(got, ref)
 
 
+def test_signature_as_a_type_string():
+    """signature='ff->f' (NumPy's type string) raised 'data type not understood'."""
+    a = np.array([[1, -2, 3], [0, 4, -1]], np.int32)
+    same(np.add(Tensor(a), Tensor(a), signature="ff->f"), np.add(a, a, signature="ff->f"))
+    same(np.divmod(Tensor(a), 2, signature="dd->dd")[1], np.divmod(a, 2, signature="dd->dd")[1])
+    with pytest.raises(ValueError, match="type-string for add"):
+        np.add(Tensor(a), Tensor(a), signature="ff")
+
+
 @pytest.mark.parametrize("ufunc", REDUCERS, ids=lambda u: u.__name__)
 def test_accumulate(ufunc):
     x = np.array([[1.0, np.inf, 2.0, -1.0], [np.nan, 0.5, 3.0, 0.0], [2.0, 2.0, -np.inf, 1.0]])

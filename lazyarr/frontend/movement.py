@@ -52,8 +52,11 @@ class MovementMixin:
 
     uop: UOp
 
-    def reshape(self: Tensor, *shape: Any) -> Tensor:
-        """Same values in C order with a new shape; one dimension may be -1 (inferred). ValueError when sizes differ."""
+    def reshape(self: Tensor, *shape: Any, order: Any = "C") -> Tensor:
+        """Same values in C order with a new shape; one dimension may be -1 (inferred). ValueError when sizes differ.
+        `order` ('F', 'A'): `ndarray.reshape`'s index order, as `np.reshape` reads it."""
+        if order != "C":
+            return np.reshape(self, _shape_arg(shape), order=order)
         new = [int(s) for s in _shape_arg(shape)]
         if new.count(-1) > 1:
             raise ValueError("can only specify one unknown dimension")

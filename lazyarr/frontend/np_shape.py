@@ -13,6 +13,7 @@ import numpy as np
 from lazyarr import dtypes
 from lazyarr.frontend.elementwise import broadcast_shape
 from lazyarr.frontend.inplace import mark_readonly
+from lazyarr.frontend.layout import order_axes
 from lazyarr.frontend.np_functions import call, finish, result_dtype
 from lazyarr.frontend.np_ufuncs import _NoValue, as_tensor, const_like, iota, operator_index
 from lazyarr.frontend.numpy_api import implements, is_tensor, numpy_fallback
@@ -64,12 +65,13 @@ def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = 
         # NumPy's own no-copy rule on a stand-in with x's strides (no data is read): ValueError where a copy is needed
         stand_in = np.lib.stride_tricks.as_strided(np.empty(1, np.uint8), x.shape, x.strides, writeable=False)
         np.reshape(stand_in, dims, order=order, copy=False)
-    if order == "F":
-        out = _reverse_axes(_reverse_axes(x).reshape(dims[::-1]))
-    elif order in ("C", "A", None):
+    if isinstance(order, str) and order.upper() == "K":
+        raise ValueError("order 'K' is not permitted for reshaping")
+    # 'A' reads in F order a tensor that is F- but not C-contiguous (a transpose), as NumPy's; any case
+    if order_axes(x, order) == tuple(range(x.ndim)):
         out = x.reshape(dims)
     else:
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
+        out = _reverse_axes(_reverse_axes(x).reshape(dims[::-1]))
     return out.clone() if copy else out
 
 

@@ -279,6 +279,19 @@ def test_strides_flags_and_orders_of_views_match_numpy(layout):
         assert_matches(t, ref)
 
 
+@pytest.mark.parametrize("layout", [k for k in LAYOUTS if k != "0-d"])
+def test_reshape_orders_of_views_match_numpy(layout):
+    """np.reshape and the method read 'A' as NumPy does (F order for an F- but not C-contiguous view: np.reshape
+    read a transpose in C order; the method took no order); 'K' raises, as NumPy's."""
+    a = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    ref, t = LAYOUTS[layout](a), LAYOUTS[layout](Tensor(a.copy()))
+    for order in ("C", "F", "A", "a", None):
+        assert_matches(np.reshape(t, (-1, 1), order=order), np.reshape(ref, (-1, 1), order=order))
+        assert_matches(t.reshape(-1, 1, order=order), ref.reshape(-1, 1, order=order))
+    with pytest.raises(ValueError, match="order 'K' is not permitted"):
+        np.reshape(t, -1, order="K")
+
+
 @pytest.mark.parametrize("layout", [*LAYOUTS, "column", "strided 1-d"])
 def test_ravel_is_a_view_exactly_where_numpys_is(layout):
     """ravel views its input only where it lies contiguous in the order asked for, as NumPy's: a write to the result

@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from lazyarr.frontend.tensor import Tensor
 
 
+def _is_int(i: Any) -> bool:
+    return isinstance(i, (int, np.integer)) and not isinstance(i, bool)
+
+
 def _shape_arg(shape: tuple[Any, ...]) -> tuple[Any, ...]:
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         return tuple(shape[0])
@@ -306,8 +310,15 @@ class MovementMixin:
     # ---- indexing ----
     def __getitem__(self: Tensor, idx: Any) -> Tensor:
         """NumPy indexing: ints, slices (any step), None, Ellipsis, integer tensors/lists/arrays and boolean masks.
-        Basic indices make views; integer arrays gather (IndexError for out-of-range values, checked first)."""
-        return _getitem(self, idx)
+        Basic indices make views; integer arrays gather (IndexError for out-of-range values, checked first). An int
+        for every dim gives a 0-d value that is not a view: NumPy's `a[i, j]` is a scalar, a copy, so a later write
+        to `a` does not change it (`old = a[i]; a[i] = old + h` keeps `old`)."""
+        r = _getitem(self, idx)
+        items = idx if isinstance(idx, tuple) else (idx,)
+        if len(items) == self.ndim and all(_is_int(i) for i in items):
+            r = self._new(r.uop) if r is self else r  # `a[()]` of a 0-d array
+            r._leave_array()
+        return r
 
 
 _INDEX_TYPES_MSG = (

@@ -608,6 +608,11 @@ def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> A
     """np.pad with the 'constant', 'edge', 'reflect' (even), 'symmetric' and 'wrap' modes done lazily (slices and
     joins); other modes, and widths that need NumPy's repeated reflection, fall back to NumPy."""
     x = as_tensor(array)
+    if isinstance(pad_width, dict):  # NumPy >= 2.3: {axis: width or (before, after)}, other axes not padded
+        seq = [(0, 0)] * x.ndim
+        for ax, w in pad_width.items():
+            seq[ax] = (w, w) if isinstance(w, int) else tuple(w)
+        pad_width = seq
     widths = _pairs(pad_width, x.ndim, "pad_width")
     fallback = mode not in ("constant", "edge", "reflect", "symmetric", "wrap") or \
         (mode != "constant" and kwargs.get("reflect_type", "even") != "even")

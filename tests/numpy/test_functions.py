@@ -213,6 +213,10 @@ CASES = {
     "take float list": (np.take, (F, [1.5, 2]), {"axis": 1}),
     "take bool array": (np.take, (F, np.array([True, False])), {"axis": 0}),
 }
+if np.lib.NumpyVersion(np.__version__) >= "2.3.0":  # pad widths as {axis: width} (it raised TypeError)
+    CASES["pad_dict_widths"] = (np.pad, (F, {-1: 2, 0: (0, 1)}), {"mode": "edge"})
+    CASES["pad_dict_widths_constant"] = (np.pad, (I, {1: (3, 0)}), {"constant_values": 7})
+
 ALWAYS_FALLBACK = {"sort", "argsort", "unique", "unique_counts", "nonzero", "pad_fallback_mean", "median_fallback"}
 
 

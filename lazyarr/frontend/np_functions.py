@@ -513,6 +513,7 @@ def _like(a: Any, dtype: Any, shape: Any) -> tuple[Tensor, DType, tuple[int, ...
     x = as_tensor(a)
     dt = x.dtype if dtype is None else dtypes.to_dtype(dtype)
     given = shape if isinstance(shape, (tuple, list)) else (shape,)
+    given = shape.tolist() if isinstance(shape, np.ndarray) and shape.ndim else given
     dims = x.shape if shape is None else tuple(int(s) for s in given)
     return x, dt, dims
 

@@ -29,6 +29,9 @@ def _axis_slice(x: Tensor, axis: int, start: int, stop: int) -> Tensor:
 
 
 def _axes_tuple(axis: Any) -> tuple[Any, ...]:
+    """Axes, a shape or repetitions as a tuple: a sequence (a 1-d NumPy array too) or one value."""
+    if isinstance(axis, np.ndarray) and axis.ndim:
+        return tuple(axis.tolist())
     return tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
 
 
@@ -36,7 +39,7 @@ def _axes_tuple(axis: Any) -> tuple[Any, ...]:
 
 
 def _resolve_shape(shape: Any, size: int) -> tuple[int, ...]:
-    dims = [operator_index(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,))]
+    dims = [operator_index(s) for s in _axes_tuple(shape)]
     if dims.count(-1) > 1:
         raise ValueError("can only specify one unknown dimension")
     if -1 in dims:

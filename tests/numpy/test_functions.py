@@ -596,3 +596,18 @@ def test_variance_with_a_narrower_dtype_squares_in_the_wider_one():
     a = np.random.default_rng(5).standard_normal((5, 7)).astype(np.float32) * 100
     with np.errstate(all="ignore"):
         same(np.var(Tensor(a), axis=1, dtype=np.float16), np.var(a, axis=1, dtype=np.float16), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda a: np.reshape(a, np.array([4, -1])),
+    lambda a: np.transpose(a, np.array([1, 0])),
+    lambda a: np.broadcast_to(a[0], np.array([2, 4])),
+    lambda a: np.tile(a, np.array([2, 1])),
+    lambda a: np.moveaxis(a, np.array([0, 1]), np.array([1, 0])),
+    lambda a: np.zeros_like(a, shape=np.array([2, 5])),
+])
+def test_shapes_and_axes_given_as_numpy_arrays(call):
+    # a 1-d integer array for a shape, axes or repetitions raised TypeError ('only integer scalar arrays ...')
+    a = F.copy()
+    same(call(Tensor(a)), call(a))
+

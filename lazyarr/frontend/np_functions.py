@@ -542,8 +542,11 @@ def _empty_like(prototype: Any, dtype: Any = None, order: str = "K", subok: bool
 @implements(np.full_like)
 def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
                device: Any = None) -> Any:
-    """An array like `a` filled with `fill_value` cast to the dtype (unsafe casting, like NumPy)."""
+    """An array like `a` filled with `fill_value` cast to the dtype (unsafe casting, like NumPy; but a Python int
+    the integer dtype cannot hold is NumPy's OverflowError, not wrapped)."""
     x, dt, dims = _like(a, dtype, shape)
+    if type(fill_value) is int and dt.is_int:
+        return Tensor.full(dims, fill_value, dt, x.device)
     if isinstance(fill_value, (bool, int, float, np.generic)):
         return Tensor.full(dims, dtypes.cast_scalar(fill_value, dt), dt, x.device)
     return as_tensor(fill_value, x).cast(dt).broadcast_to(dims)

@@ -611,3 +611,13 @@ def test_shapes_and_axes_given_as_numpy_arrays(call):
     a = F.copy()
     same(call(Tensor(a)), call(a))
 
+
+@pytest.mark.parametrize("dtype, value", [("int8", 300), ("uint8", -1), ("int16", -(2**15) - 1)])
+def test_full_like_with_a_python_int_the_dtype_cannot_hold_raises(dtype, value):
+    # NumPy's OverflowError; it was wrapped into the dtype (np.full_like(int8, 300) gave 44)
+    a = np.zeros(3, dtype)
+    with pytest.raises(OverflowError, match="out of bounds"):
+        np.full_like(a, value)
+    with pytest.raises(OverflowError, match="out of bounds"):
+        np.full_like(Tensor(a), value)
+    same(np.full_like(Tensor(a), np.int64(300)), np.full_like(a, np.int64(300)))  # a NumPy int still wraps

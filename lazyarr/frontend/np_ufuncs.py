@@ -472,8 +472,10 @@ _COMPARISONS = {np.less, np.less_equal, np.greater, np.greater_equal, np.equal, 
 def _compared_beyond_range(ufunc: np.ufunc, x: Any, dt: DType, inputs: tuple[Any, ...]) -> bool:
     """Whether `x` is a Python int beyond its loop dtype `dt` compared with a Tensor: it is left as it is, and the
     Tensor comparison answers as NEP 50 says (np.greater(uint8, -1) is all True) instead of casting it (which
-    raises OverflowError, as it should for arithmetic)."""
-    return ufunc in _COMPARISONS and bool(beyond_range(dt, x)) and any(is_tensor(i) for i in inputs)
+    raises OverflowError, as it should for arithmetic). Only for an integer Tensor: NumPy compares a bool array in
+    int64, where an int beyond it raises OverflowError."""
+    return ufunc in _COMPARISONS and bool(beyond_range(dt, x)) and any(is_tensor(i) and i.dtype.is_int
+                                                                        for i in inputs)
 
 
 def ufunc_call(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:

@@ -425,6 +425,20 @@ def test_comparison_with_a_python_int_beyond_the_dtype(op, dtype, value):
     same(fn(value, Tensor(a)), fn(value, a))
 
 
+@pytest.mark.parametrize("value", [2**63, -(2**63) - 1, 2**64], ids=str)
+@pytest.mark.parametrize("op", list(COMPARE_OPS))
+def test_comparison_of_bools_with_a_python_int_beyond_int64_raises(op, value):
+    """NumPy compares a bool array with a Python int in int64 (the NEP 50 answer is for integer arrays): OverflowError
+    for an int beyond it, as the operators gave; the ufuncs answered."""
+    fn = COMPARE_OPS[op]
+    with pytest.raises(OverflowError):
+        fn(np.array([True, False]), value)
+    with pytest.raises(OverflowError):
+        fn(Tensor(np.array([True, False])), value)
+    with pytest.raises(OverflowError):
+        fn(value, Tensor(np.array([True, False])))
+
+
 @pytest.mark.parametrize("lo, hi", [(-5, 300), (-5, None), (None, 300), (0, 255), (-5, 100), (10, 300), (300, 400),
                                     (-5, -1), (300, -5), (-5.0, 300), (np.int64(-5), 300)], ids=str)
 @pytest.mark.parametrize("dtype", ["uint8", "int8"])

@@ -155,23 +155,25 @@ def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any,
         ddof = correction
     x = as_tensor(a)
     # as NumPy's: the mean and the sum of squares in res_dt, the deviations and squares in x's dtype promoted with
-    # it; float16 stays float16 (its squares round and overflow there)
+    # it; float16 stays float16 (its squares round and overflow there). The counts are exact and the divisions by
+    # them run in `calc` (float32 for float16), as NumPy's divide by an integer count, and round to res_dt.
     res_dt = probe(np.var, x.dtype, dtype=dtype)
+    calc = _calc_dtype(res_dt)
     axes = reduce_axes(axis, x.ndim, of_0d=nan_without_dof)
     where = _wh(where)
-    count = _count(x, axes, where, res_dt)
+    count = _count(x, axes, where, calc)
     if mean is not _NoValue:
         m = as_tensor(mean, x).cast(res_dt)
-    else:  # the sum rounded to res_dt, then divided (np.mean of float16 divides in float32 and rounds once)
-        m = reduce(np.add, x.cast(res_dt), axes, res_dt, None, True, _NoValue, where) / count
+    else:
+        m = (reduce(np.add, x.cast(res_dt), axes, res_dt, None, True, _NoValue, where).cast(calc) / count).cast(res_dt)
     d = x.cast(result_dtype(x.dtype, res_dt)) - m
-    sq = reduce(np.add, d * d, axes, res_dt, None, True, _NoValue, where)
+    sq = reduce(np.add, d * d, axes, res_dt, None, True, _NoValue, where).cast(calc)
     dof = count - ddof  # a Python number (a float for a float ddof) unless `where` is an array
     static = not isinstance(dof, Tensor)
     r = sq / (max(dof, 0) if static else dof.maximum(0))
     if nan_without_dof:
         r = (r * math.nan if dof <= 0 else r) if static else (dof <= 0).where(math.nan, r)
-    return r, axes, res_dt
+    return r.cast(res_dt), axes, res_dt
 
 
 @implements(np.var)

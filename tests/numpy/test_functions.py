@@ -590,6 +590,16 @@ def test_float16_variance_rounds_in_float16_as_numpy(fn, kw):
         same(fn(Tensor(a), **kw), fn(a, **kw), rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("fn", [np.var, np.nanstd])
+@pytest.mark.parametrize("n", [5001, 70001])
+def test_float16_variance_divides_by_an_exact_count(fn, n):
+    # the count is exact and the division wider than float16 (NumPy divides by an integer count): 5001 is not a
+    # float16, 70001 is beyond it (inf / inf gave NaN where NumPy's sum overflows to inf)
+    a = (np.random.default_rng(0).standard_normal(n) + 3).astype(np.float16)
+    with np.errstate(all="ignore"):
+        same(fn(Tensor(a)), fn(a), rtol=0, atol=0)
+
+
 def test_variance_with_a_narrower_dtype_squares_in_the_wider_one():
     # np.var(float32, dtype=float16): the mean in float16, deviations and squares in float32, their sum in float16
     # (past 65504 here: inf, as NumPy's)

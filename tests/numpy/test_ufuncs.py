@@ -328,6 +328,22 @@ def test_outer_and_fallback_methods():
     assert lazyarr.stats().numpy_fallbacks == before + 1
 
 
+def test_fallback_ufunc_into_out_with_where_and_what_it_returns():
+    """An unmapped ufunc (np.bitwise_count) with out= and where= wrote NumPy's uninitialised values into out where
+    the mask is False, and returned a 1-tuple; out= keeps its values there and is what comes back, as NumPy's (an
+    ndarray out= too: it came back as a new Tensor)."""
+    a, mask = np.array([-1, 0, 7, 255, -128], np.int16), np.array([True, False, True, False, True])
+    want = np.bitwise_count(a, out=np.full(5, 9, np.uint8), where=mask)
+    out = Tensor(np.full(5, 9, np.uint8))
+    assert np.bitwise_count(Tensor(a), out=out, where=Tensor(mask)) is out
+    same(out, want)
+    host = np.zeros(5, np.uint8)
+    assert np.bitwise_count(Tensor(a), out=host) is host
+    np.testing.assert_array_equal(host, np.bitwise_count(a))
+    host = np.zeros(2)
+    assert np.median(Tensor(np.arange(6.0).reshape(3, 2)), axis=0, out=host) is host
+
+
 F32, U8 = np.arange(3, dtype=np.float32), np.array([0, 7, 255], np.uint8)
 
 

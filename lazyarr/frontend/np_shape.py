@@ -210,14 +210,12 @@ def _atleast_3d(*arys: Any) -> Any:
 
 
 def _cast_for_join(ts: list[Tensor], dtype: Any, casting: str) -> list[Tensor]:
-    if dtype is None:
-        dt = result_dtype(*ts)
-    else:
-        dt = dtypes.to_dtype(dtype)
-        for t in ts:
-            if not np.can_cast(t.dtype.np_name, dt.np_name, casting):
-                raise TypeError(f"Cannot cast array data from dtype('{t.dtype.np_name}') to dtype('{dt.np_name}') "
-                                f"according to the rule '{casting}'")
+    """The inputs of a join cast to `dtype` (out's dtype, or their result type when None), each under `casting`."""
+    dt = result_dtype(*ts) if dtype is None else dtypes.to_dtype(dtype)
+    for t in ts:
+        if not np.can_cast(t.dtype.np_name, dt.np_name, casting):
+            raise TypeError(f"Cannot cast array data from dtype('{t.dtype.np_name}') to dtype('{dt.np_name}') "
+                            f"according to the rule '{casting}'")
     return [t.cast(dt) for t in ts]
 
 
@@ -243,7 +241,9 @@ def _concatenate(arrays: Sequence[Any], /, axis: Any = 0, out: Any = None, *, dt
                 raise ValueError(f"all the input array dimensions except for the concatenation axis must match "
                                  f"exactly, but along dimension {d}, the array at index 0 has size {first.shape[d]} "
                                  f"and the array at index {i} has size {t.shape[d]}")
-    ts = _cast_for_join(ts, dtype if out is None or dtype is not None else None, casting)
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+    ts = _cast_for_join(ts, dtype if out is None else out.dtype, casting)
     res = ts[0].cat(*ts[1:], dim=ax) if len(ts) > 1 else ts[0].clone()
     return finish(res, out, "concatenate")
 

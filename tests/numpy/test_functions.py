@@ -631,3 +631,24 @@ def test_full_like_with_a_python_int_the_dtype_cannot_hold_raises(dtype, value):
     with pytest.raises(OverflowError, match="out of bounds"):
         np.full_like(Tensor(a), value)
     same(np.full_like(Tensor(a), np.int64(300)), np.full_like(a, np.int64(300)))  # a NumPy int still wraps
+
+
+@pytest.mark.parametrize("call", [
+    lambda x, i: np.concatenate([x, i], casting="no"),
+    lambda x, i: np.stack([x, i > 2], casting="equiv"),
+    lambda x, i: np.concatenate([x, x], out=np.zeros((6, 4), np.int32)),
+    lambda x, i: np.stack([x, i], out=np.zeros((2, 3, 4), np.int8), casting="same_kind"),
+    lambda x, i: np.concatenate([x, x], out=np.zeros((6, 4)), dtype=np.float64),
+])
+def test_joins_check_casting_into_their_result_and_out(call):
+    # the inputs were cast to out's dtype (or their result type) without `casting`'s check: float32 into an int32
+    # out was truncated where NumPy raises TypeError
+    with pytest.raises(TypeError):
+        call(F, I)
+    with pytest.raises(TypeError):
+        call(Tensor(F), Tensor(I))
+
+
+def test_joins_into_out_under_unsafe_casting():
+    want = np.concatenate([F, I], out=np.zeros((6, 4), np.int8), casting="unsafe")
+    same(np.concatenate([Tensor(F), Tensor(I)], out=Tensor(np.zeros((6, 4), np.int8)), casting="unsafe"), want)

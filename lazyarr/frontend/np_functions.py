@@ -65,12 +65,17 @@ def _wh(where: Any) -> Any:
     return True if where is _NoValue else where
 
 
-def finish(r: Tensor, out: Any, name: str) -> Any:
-    """Return `r`, or write it into `out` (a Tensor or NumPy array of the same shape) and return `out`."""
+def finish(r: Tensor, out: Any, name: str, casting: str = "unsafe") -> Any:
+    """Return `r`, or write it into `out` (a Tensor or NumPy array of the same shape) and return `out`. `casting`:
+    the rule r's dtype must cast to out's by (NumPy's rule for the function; TypeError otherwise)."""
     if out is None:
         return r
     if tuple(out.shape) != r.shape:
         raise ValueError(f"{name}: output array has shape {tuple(out.shape)}, expected {r.shape}")
+    src, dst = np.dtype(r.dtype.np_name), np.dtype(out.dtype.np_name if isinstance(out.dtype, DType) else out.dtype)
+    if not np.can_cast(src, dst, casting):
+        raise TypeError(f"{name}: cannot cast the output from dtype('{src}') to dtype('{dst}') with casting rule "
+                        f"'{casting}'")
     write_into(out, r, name)
     return out
 
@@ -442,8 +447,8 @@ def _round(a: Any, decimals: int = 0, out: Any = None) -> Any:
     if x.dtype.is_bool or (not x.dtype.is_float and decimals < 0):
         return numpy_fallback(np.round, (x, decimals), {"out": out}, "round")
     if not x.dtype.is_float:
-        return finish(x, out, "round")
-    return finish(x.round(decimals), out, "round")
+        return finish(x, out, "round", "same_kind")
+    return finish(x.round(decimals), out, "round", "same_kind")  # NumPy's rint/multiply ufuncs' rule
 
 
 @implements(np.fix)

@@ -652,3 +652,22 @@ def test_joins_check_casting_into_their_result_and_out(call):
 def test_joins_into_out_under_unsafe_casting():
     want = np.concatenate([F, I], out=np.zeros((6, 4), np.int8), casting="unsafe")
     same(np.concatenate([Tensor(F), Tensor(I)], out=Tensor(np.zeros((6, 4), np.int8)), casting="unsafe"), want)
+
+
+@pytest.mark.parametrize("call, err", [
+    (lambda x, o: np.round(x, out=o), TypeError),
+    (lambda x, o: np.around(x, 1, out=o), TypeError),
+    (lambda x, o: np.einsum("ij->ji", x, out=o), TypeError),
+    (lambda x, o: np.dot(x, x, out=o), ValueError),
+])
+def test_out_of_another_kind_raises_as_numpy(call, err):
+    # float32 results were cast into an int32 out= where NumPy refuses (round's ufuncs: same_kind; einsum: its
+    # casting, 'safe'; dot: out must have the result's dtype)
+    x = SQ.astype(np.float32)
+    with pytest.raises(err):
+        call(x, np.zeros((4, 4), np.int32))
+    with pytest.raises(err):
+        call(Tensor(x), Tensor(np.zeros((4, 4), np.int32)))
+    out = Tensor(np.zeros((4, 4), np.float32))
+    assert call(Tensor(x), out) is out
+    same(out, call(x, np.zeros((4, 4), np.float32)), rtol=1e-5, atol=1e-5)

@@ -476,6 +476,13 @@ class InplaceMixin:
             write(self, self.uop, v.uop)
         return self
 
+    def _leave_array(self: Tensor) -> None:
+        """Stop viewing the array `self` was made from: later writes to that array do not reach `self`, whose value
+        stays what it was when it was made (copied first at realisation where a write would overwrite it)."""
+        if self._group is not None:
+            self._group.members.discard(self)
+        self._group = None
+
     def __setitem__(self: Tensor, idx: Any, value: Any) -> None:
         """NumPy's `a[idx] = value`: basic indices write through a view, integer arrays and boolean masks scatter
         (the last write wins for repeated indices). `value` is cast to this dtype and broadcast to `a[idx]`'s shape.

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from lazyarr.frontend.tensor import Tensor
 
 
+def _is_int(i: Any) -> bool:
+    return isinstance(i, (int, np.integer)) and not isinstance(i, bool)
+
+
 def _shape_arg(shape: tuple[Any, ...]) -> tuple[Any, ...]:
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         return tuple(shape[0])
@@ -53,8 +57,11 @@ class MovementMixin:
 
     uop: UOp
 
-    def reshape(self: Tensor, *shape: Any) -> Tensor:
-        """Same values in C order with a new shape; one dimension may be -1 (inferred). ValueError when sizes differ."""
+    def reshape(self: Tensor, *shape: Any, order: Any = "C") -> Tensor:
+        """Same values in C order with a new shape; one dimension may be -1 (inferred). ValueError when sizes differ.
+        `order` ('F', 'A'): `ndarray.reshape`'s index order, as `np.reshape` reads it."""
+        if order != "C":
+            return np.reshape(self, _shape_arg(shape), order=order)
         new = [int(s) for s in _shape_arg(shape)]
         if new.count(-1) > 1:
             raise ValueError("can only specify one unknown dimension")
@@ -305,8 +312,15 @@ class MovementMixin:
     def __getitem__(self: Tensor, idx: Any) -> Tensor:
         """NumPy indexing: ints, slices (any step), None, Ellipsis, integer tensors/lists/arrays and boolean masks.
         Basic indices make views; integer arrays gather (IndexError for out-of-range values, checked first; inside a
-        @lazyarr.jit capture they cannot be read, and an out-of-range value is clamped instead)."""
-        return _getitem(self, idx)
+        @lazyarr.jit capture they cannot be read, and an out-of-range value is clamped instead). An int for every
+        dim gives a 0-d value that is not a view: NumPy's `a[i, j]` is a scalar, a copy, so a later write to `a`
+        does not change it (`old = a[i]; a[i] = old + h` keeps `old`)."""
+        r = _getitem(self, idx)
+        items = idx if isinstance(idx, tuple) else (idx,)
+        if len(items) == self.ndim and all(_is_int(i) for i in items):
+            r = self._new(r.uop) if r is self else r  # `a[()]` of a 0-d array
+            r._leave_array()
+        return r
 
 
 _INDEX_TYPES_MSG = (

@@ -65,12 +65,17 @@ def _wh(where: Any) -> Any:
     return True if where is _NoValue else where
 
 
-def finish(r: Tensor, out: Any, name: str) -> Any:
-    """Return `r`, or write it into `out` (a Tensor or NumPy array of the same shape) and return `out`."""
+def finish(r: Tensor, out: Any, name: str, casting: str = "unsafe") -> Any:
+    """Return `r`, or write it into `out` (a Tensor or NumPy array of the same shape) and return `out`. `casting`:
+    the rule r's dtype must cast to out's by (NumPy's rule for the function; TypeError otherwise)."""
     if out is None:
         return r
     if tuple(out.shape) != r.shape:
         raise ValueError(f"{name}: output array has shape {tuple(out.shape)}, expected {r.shape}")
+    src, dst = np.dtype(r.dtype.np_name), np.dtype(out.dtype.np_name if isinstance(out.dtype, DType) else out.dtype)
+    if not np.can_cast(src, dst, casting):
+        raise TypeError(f"{name}: cannot cast the output from dtype('{src}') to dtype('{dst}') with casting rule "
+                        f"'{casting}'")
     write_into(out, r, name)
     return out
 
@@ -154,20 +159,26 @@ def _moment(a: Any, axis: Any, dtype: Any, ddof: Any, keepdims: Any, where: Any,
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     x = as_tensor(a)
+    # as NumPy's: the mean and the sum of squares in res_dt, the deviations and squares in x's dtype promoted with
+    # it; float16 stays float16 (its squares round and overflow there). The counts are exact and the divisions by
+    # them run in `calc` (float32 for float16), as NumPy's divide by an integer count, and round to res_dt.
     res_dt = probe(np.var, x.dtype, dtype=dtype)
     calc = _calc_dtype(res_dt)
     axes = reduce_axes(axis, x.ndim, of_0d=nan_without_dof)
     where = _wh(where)
-    xc = x.cast(calc)
-    m = as_tensor(mean, x).cast(calc) if mean is not _NoValue else _mean(xc, axes, calc, keepdims=True, where=where)
-    d = xc - m
-    sq = reduce(np.add, d * d, axes, calc, None, True, _NoValue, where)
-    dof = _count(x, axes, where, calc) - ddof  # a Python number (a float for a float ddof) unless `where` is an array
+    count = _count(x, axes, where, calc)
+    if mean is not _NoValue:
+        m = as_tensor(mean, x).cast(res_dt)
+    else:
+        m = (reduce(np.add, x.cast(res_dt), axes, res_dt, None, True, _NoValue, where).cast(calc) / count).cast(res_dt)
+    d = x.cast(result_dtype(x.dtype, res_dt)) - m
+    sq = reduce(np.add, d * d, axes, res_dt, None, True, _NoValue, where).cast(calc)
+    dof = count - ddof  # a Python number (a float for a float ddof) unless `where` is an array
     static = not isinstance(dof, Tensor)
     r = sq / (max(dof, 0) if static else dof.maximum(0))
     if nan_without_dof:
         r = (r * math.nan if dof <= 0 else r) if static else (dof <= 0).where(math.nan, r)
-    return r, axes, res_dt
+    return r.cast(res_dt), axes, res_dt
 
 
 @implements(np.var)
@@ -282,6 +293,8 @@ def _nan_extreme(a: Any, axis: Any, out: Any, keepdims: Any, initial: Any, where
         return (_max if largest else _min)(x, axis, out, keepdims, initial, where)
     fill = dtypes.min_value(x.dtype) if largest else dtypes.max_value(x.dtype)
     r = (_max if largest else _min)(_nan_to(x, fill), axis, None, keepdims, initial, where)
+    if initial is not _NoValue and initial is not None:  # NumPy's fmax.reduce: an all-NaN slice gives the initial
+        return finish(r, out, "nanmax" if largest else "nanmin")
     all_nan = _all(x.isnan(), axis, keepdims=keepdims)
     return finish(all_nan.where(float("nan"), r), out, "nanmax" if largest else "nanmin")
 
@@ -434,8 +447,8 @@ def _round(a: Any, decimals: int = 0, out: Any = None) -> Any:
     if x.dtype.is_bool or (not x.dtype.is_float and decimals < 0):
         return numpy_fallback(np.round, (x, decimals), {"out": out}, "round")
     if not x.dtype.is_float:
-        return finish(x, out, "round")
-    return finish(x.round(decimals), out, "round")
+        return finish(x, out, "round", "same_kind")
+    return finish(x.round(decimals), out, "round", "same_kind")  # NumPy's rint/multiply ufuncs' rule
 
 
 @implements(np.fix)
@@ -507,6 +520,7 @@ def _like(a: Any, dtype: Any, shape: Any) -> tuple[Tensor, DType, tuple[int, ...
     x = as_tensor(a)
     dt = x.dtype if dtype is None else dtypes.to_dtype(dtype)
     given = shape if isinstance(shape, (tuple, list)) else (shape,)
+    given = shape.tolist() if isinstance(shape, np.ndarray) and shape.ndim else given
     dims = x.shape if shape is None else tuple(int(s) for s in given)
     return x, dt, dims
 
@@ -535,8 +549,11 @@ def _empty_like(prototype: Any, dtype: Any = None, order: str = "K", subok: bool
 @implements(np.full_like)
 def _full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
                device: Any = None) -> Any:
-    """An array like `a` filled with `fill_value` cast to the dtype (unsafe casting, like NumPy)."""
+    """An array like `a` filled with `fill_value` cast to the dtype (unsafe casting, like NumPy; but a Python int
+    the integer dtype cannot hold is NumPy's OverflowError, not wrapped)."""
     x, dt, dims = _like(a, dtype, shape)
+    if type(fill_value) is int and dt.is_int:
+        return Tensor.full(dims, fill_value, dt, x.device)
     if isinstance(fill_value, (bool, int, float, np.generic)):
         return Tensor.full(dims, dtypes.cast_scalar(fill_value, dt), dt, x.device)
     return as_tensor(fill_value, x).cast(dt).broadcast_to(dims)
@@ -558,13 +575,18 @@ def _isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bo
         y = operand(y, result_dtype(y, 1.0), _device(x, y))
     elif isinstance(y, int):
         y = float(y)
-    result = call(np.bitwise_or, call(np.bitwise_and, call(np.less_equal, call(np.absolute, call(np.subtract, x, y)),
-                                                           call(np.add, atol, call(np.multiply, rtol,
-                                                                                   call(np.absolute, y)))),
-                                      call(np.isfinite, y)), call(np.equal, x, y))
+    close = _call(np.less_equal, _call(np.absolute, _call(np.subtract, x, y)),
+                  _call(np.add, atol, _call(np.multiply, rtol, _call(np.absolute, y))))
+    result = _call(np.bitwise_or, _call(np.bitwise_and, close, _call(np.isfinite, y)), _call(np.equal, x, y))
     if equal_nan:
-        result = call(np.bitwise_or, result, call(np.bitwise_and, call(np.isnan, x), call(np.isnan, y)))
+        result = _call(np.bitwise_or, result, _call(np.bitwise_and, _call(np.isnan, x), _call(np.isnan, y)))
     return result
+
+
+def _call(ufunc: np.ufunc, *args: Any) -> Any:
+    """`call`, or NumPy's own ufunc when no argument is a Tensor (a Python scalar or NumPy array operand of
+    isclose: `call` needs a Tensor to take the device from)."""
+    return call(ufunc, *args) if any(is_tensor(v) for v in args) else ufunc(*args)
 
 
 def _device(*xs: Any) -> str:

@@ -51,7 +51,11 @@ def _dot(a: Any, b: Any, out: Any = None) -> Any:
     if x.shape[-1] != y.shape[ay]:
         raise ValueError(f"shapes {x.shape} and {y.shape} not aligned: {x.shape[-1]} (dim {x.ndim - 1}) != "
                          f"{y.shape[ay]} (dim {ay})")
-    return finish(contract(x, y, [x.ndim - 1], [ay]), out, "dot")
+    r = contract(x, y, [x.ndim - 1], [ay])
+    if out is not None and np.dtype(r.dtype.np_name) != np.dtype(getattr(out.dtype, "np_name", out.dtype)):
+        raise ValueError("output array is not acceptable (must have the right datatype, number of dimensions, and be "
+                         "a C-Array)")
+    return finish(r, out, "dot")
 
 
 @implements(np.vdot)
@@ -217,7 +221,7 @@ def _einsum(*operands: Any, out: Any = None, optimize: Any = False, **kwargs: An
     assert product is not None
     product = product.broadcast_to(tuple(sizes[lab] for lab in order))
     res = _sum_no_upcast(product, tuple(range(len(out_labels), len(order))), dt)
-    return finish(res, out, "einsum")
+    return finish(res, out, "einsum", casting)
 
 
 # ---- norms ----

@@ -13,6 +13,7 @@ import numpy as np
 from lazyarr import dtypes
 from lazyarr.frontend.elementwise import broadcast_shape
 from lazyarr.frontend.inplace import mark_readonly
+from lazyarr.frontend.layout import order_axes
 from lazyarr.frontend.np_functions import call, finish, result_dtype
 from lazyarr.frontend.np_ufuncs import _NoValue, as_tensor, const_like, iota, operator_index
 from lazyarr.frontend.numpy_api import implements, is_tensor, numpy_fallback
@@ -28,6 +29,9 @@ def _axis_slice(x: Tensor, axis: int, start: int, stop: int) -> Tensor:
 
 
 def _axes_tuple(axis: Any) -> tuple[Any, ...]:
+    """Axes, a shape or repetitions as a tuple: a sequence (a 1-d NumPy array too) or one value."""
+    if isinstance(axis, np.ndarray) and axis.ndim:
+        return tuple(axis.tolist())
     return tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
 
 
@@ -35,7 +39,7 @@ def _axes_tuple(axis: Any) -> tuple[Any, ...]:
 
 
 def _resolve_shape(shape: Any, size: int) -> tuple[int, ...]:
-    dims = [operator_index(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,))]
+    dims = [operator_index(s) for s in _axes_tuple(shape)]
     if dims.count(-1) > 1:
         raise ValueError("can only specify one unknown dimension")
     if -1 in dims:
@@ -64,12 +68,13 @@ def _reshape(a: Any, /, shape: Any = None, order: str = "C", *, newshape: Any = 
         # NumPy's own no-copy rule on a stand-in with x's strides (no data is read): ValueError where a copy is needed
         stand_in = np.lib.stride_tricks.as_strided(np.empty(1, np.uint8), x.shape, x.strides, writeable=False)
         np.reshape(stand_in, dims, order=order, copy=False)
-    if order == "F":
-        out = _reverse_axes(_reverse_axes(x).reshape(dims[::-1]))
-    elif order in ("C", "A", None):
+    if isinstance(order, str) and order.upper() == "K":
+        raise ValueError("order 'K' is not permitted for reshaping")
+    # 'A' reads in F order a tensor that is F- but not C-contiguous (a transpose), as NumPy's; any case
+    if order_axes(x, order) == tuple(range(x.ndim)):
         out = x.reshape(dims)
     else:
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got '{order}')")
+        out = _reverse_axes(_reverse_axes(x).reshape(dims[::-1]))
     return out.clone() if copy else out
 
 
@@ -205,14 +210,12 @@ def _atleast_3d(*arys: Any) -> Any:
 
 
 def _cast_for_join(ts: list[Tensor], dtype: Any, casting: str) -> list[Tensor]:
-    if dtype is None:
-        dt = result_dtype(*ts)
-    else:
-        dt = dtypes.to_dtype(dtype)
-        for t in ts:
-            if not np.can_cast(t.dtype.np_name, dt.np_name, casting):
-                raise TypeError(f"Cannot cast array data from dtype('{t.dtype.np_name}') to dtype('{dt.np_name}') "
-                                f"according to the rule '{casting}'")
+    """The inputs of a join cast to `dtype` (out's dtype, or their result type when None), each under `casting`."""
+    dt = result_dtype(*ts) if dtype is None else dtypes.to_dtype(dtype)
+    for t in ts:
+        if not np.can_cast(t.dtype.np_name, dt.np_name, casting):
+            raise TypeError(f"Cannot cast array data from dtype('{t.dtype.np_name}') to dtype('{dt.np_name}') "
+                            f"according to the rule '{casting}'")
     return [t.cast(dt) for t in ts]
 
 
@@ -238,7 +241,9 @@ def _concatenate(arrays: Sequence[Any], /, axis: Any = 0, out: Any = None, *, dt
                 raise ValueError(f"all the input array dimensions except for the concatenation axis must match "
                                  f"exactly, but along dimension {d}, the array at index 0 has size {first.shape[d]} "
                                  f"and the array at index {i} has size {t.shape[d]}")
-    ts = _cast_for_join(ts, dtype if out is None or dtype is not None else None, casting)
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+    ts = _cast_for_join(ts, dtype if out is None else out.dtype, casting)
     res = ts[0].cat(*ts[1:], dim=ax) if len(ts) > 1 else ts[0].clone()
     return finish(res, out, "concatenate")
 
@@ -606,6 +611,11 @@ def _pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> A
     """np.pad with the 'constant', 'edge', 'reflect' (even), 'symmetric' and 'wrap' modes done lazily (slices and
     joins); other modes, and widths that need NumPy's repeated reflection, fall back to NumPy."""
     x = as_tensor(array)
+    if isinstance(pad_width, dict):  # NumPy >= 2.3: {axis: width or (before, after)}, other axes not padded
+        seq = [(0, 0)] * x.ndim
+        for ax, w in pad_width.items():
+            seq[ax] = (w, w) if isinstance(w, int) else tuple(w)
+        pad_width = seq
     widths = _pairs(pad_width, x.ndim, "pad_width")
     fallback = mode not in ("constant", "edge", "reflect", "symmetric", "wrap") or \
         (mode != "constant" and kwargs.get("reflect_type", "even") != "even")

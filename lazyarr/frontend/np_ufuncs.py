@@ -419,6 +419,12 @@ def _signature(ufunc: np.ufunc, dtype: Any, signature: Any) -> Any:
     if signature is not None:
         if dtype is not None:
             raise TypeError("cannot specify both 'signature' and 'dtype'")
+        if isinstance(signature, str) and len(signature) > 1:  # NumPy's type string, 'ff->f'
+            ins, arrow, outs = signature.partition("->")
+            if not arrow or len(ins) != ufunc.nin or len(outs) != ufunc.nout:
+                raise ValueError(f"a type-string for {ufunc.__name__}, {ufunc.nin} typecode(s) before and "
+                                 f"{ufunc.nout} after the -> sign")
+            signature = tuple(ins + outs)
         sig = signature if isinstance(signature, tuple) else (signature,)
         return tuple(_np_dtype(d) for d in sig)
     if dtype is None:
@@ -466,8 +472,10 @@ _COMPARISONS = {np.less, np.less_equal, np.greater, np.greater_equal, np.equal, 
 def _compared_beyond_range(ufunc: np.ufunc, x: Any, dt: DType, inputs: tuple[Any, ...]) -> bool:
     """Whether `x` is a Python int beyond its loop dtype `dt` compared with a Tensor: it is left as it is, and the
     Tensor comparison answers as NEP 50 says (np.greater(uint8, -1) is all True) instead of casting it (which
-    raises OverflowError, as it should for arithmetic)."""
-    return ufunc in _COMPARISONS and bool(beyond_range(dt, x)) and any(is_tensor(i) for i in inputs)
+    raises OverflowError, as it should for arithmetic). Only for an integer Tensor: NumPy compares a bool array in
+    int64, where an int beyond it raises OverflowError."""
+    return ufunc in _COMPARISONS and bool(beyond_range(dt, x)) and any(is_tensor(i) and i.dtype.is_int
+                                                                        for i in inputs)
 
 
 def ufunc_call(ufunc: np.ufunc, inputs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -558,13 +566,20 @@ def combine(op: Ops, a: Tensor, b: Any) -> Tensor:
     return a + b if op is Ops.ADD else a * b
 
 
-def _loop_dtype(x: Tensor, dtype: Any, out: Any) -> Any:
-    """The dtype a reduction or accumulation of `x` with `out=` computes in, as NumPy picks it: `dtype` when given,
-    else out's dtype when x casts to it within its kind (int8 summed into int64 sums in int64), else x's own (float32
-    summed into int32 sums in float32; the result is cast on its way into out)."""
+def _loop_dtype(method: Callable[..., Any], x: Tensor, dtype: Any, out: Any) -> Any:
+    """The dtype a reduction or accumulation (`method`) of `x` with `out=` computes in, as NumPy picks it: `dtype`
+    when given, else out's dtype when x casts to it within its kind and the ufunc has a loop for it (int8 summed into
+    int64 sums in int64), else x's own (float32 summed into int32 sums in float32, logical_or of int32 into int32 runs
+    its bool loop; the result is cast on its way into out)."""
     if dtype is not None:
         return dtype
-    return out.dtype if np.can_cast(_np_dtype(x.dtype), _np_dtype(out.dtype), "same_kind") else None
+    if not np.can_cast(_np_dtype(x.dtype), _np_dtype(out.dtype), "same_kind"):
+        return None
+    try:
+        _probe_dtype(method, x.dtype, dtype=_np_dtype(out.dtype))
+    except TypeError:
+        return None
+    return out.dtype
 
 
 def _probe_dtype(method: Callable[..., Any], dt: DType, **kw: Any) -> DType:
@@ -579,11 +594,13 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
     op = REDUCE_OPS[ufunc]
     if out is not None:
         out = _out_tuple(out, 1)[0]
-        dtype = _loop_dtype(x, dtype, out)
+        dtype = _loop_dtype(ufunc.reduce, x, dtype, out)
     res_dt = _probe_dtype(ufunc.reduce, x.dtype, dtype=_np_dtype(dtype))
     axes = reduce_axes(axis, x.ndim)
     name = ufunc.__name__
     identity = IDENTITY.get(ufunc) if initial is _NoValue else initial
+    if initial is None:  # NumPy's "no initial value": not even the ufunc's identity
+        initial = _NoValue
     if identity is None:
         if where is not True:
             raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask one has "
@@ -634,7 +651,7 @@ def accumulate(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out
     a = accumulate_axis(axis, x.ndim)
     if out is not None:
         out = _out_tuple(out, 1)[0]
-        dtype = _loop_dtype(x, dtype, out)
+        dtype = _loop_dtype(ufunc.accumulate, x, dtype, out)
     res_dt = _probe_dtype(ufunc.accumulate, x.dtype, dtype=_np_dtype(dtype))
     r = scan(x.cast(res_dt), a, REDUCE_OPS[ufunc])  # float16 in float16, as NumPy's (see np.cumsum)
     if out is not None:

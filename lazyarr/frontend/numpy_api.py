@@ -174,19 +174,20 @@ def numpy_fallback(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     note_fallback(name)
     np_args, np_kwargs = _realise_tree(args), _realise_tree(kwargs)
     out_list = outs if isinstance(outs, tuple) else (outs,)
-    if outs is not None and not any(is_tensor(o) for o in out_list):
-        np_kwargs["out"] = outs
+    # a Tensor out= goes in as a copy of its values, so NumPy writes it as it writes an array (only where `where=`
+    # is True, with NumPy's casting checks), and the copy comes back whole
+    np_outs = tuple(np.array(o.numpy()) if is_tensor(o) else o for o in out_list)
+    if outs is not None:
+        np_kwargs["out"] = np_outs if isinstance(outs, tuple) else np_outs[0]
     result = func(*np_args, **np_kwargs)
     if written is not None and is_tensor(args[written]):
         write_into(args[written], cls(np_args[written], device=device), name)
-    wrapped = wrap_result(result, cls, device)
-    if outs is not None and any(is_tensor(o) for o in out_list):
-        res_list = wrapped if isinstance(wrapped, tuple) else (wrapped,)
-        for o, r in zip(out_list, res_list):
-            if o is not None:
-                write_into(o, r if is_tensor(r) else cls(np.asarray(r), device=device), name)
-        return outs
-    return wrapped
+    if outs is not None:  # NumPy returns out= itself
+        for o, arr in zip(out_list, np_outs):
+            if is_tensor(o):
+                write_into(o, cls(arr, device=device), name)
+        return outs[0] if isinstance(outs, tuple) and len(outs) == 1 else outs  # a ufunc's out is always a tuple
+    return wrap_result(result, cls, device)
 
 
 def _foreign(types: Any) -> bool:

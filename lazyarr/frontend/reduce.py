@@ -67,14 +67,22 @@ class ReduceMixin:
         return acc._reduce(op, axis, keepdims).cast(x.dtype)
 
     def sum(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None,
-            keepdim: bool | None = None) -> Tensor:
-        """Sum over `axis` (NumPy's accumulation dtypes; float16 accumulates in float32)."""
-        return self._accumulate(Ops.ADD, axis, keepdim if keepdim is not None else keepdims, dtype)
+            keepdim: bool | None = None, *, out: Any = None, initial: Any = np._NoValue, where: Any = True) -> Tensor:
+        """Sum over `axis` (NumPy's accumulation dtypes; float16 accumulates in float32). NumPy's keywords, as
+        `ndarray.sum`: `initial`, `where` (a bool mask of the elements summed), `out`."""
+        keepdims = keepdim if keepdim is not None else keepdims
+        if out is not None or initial is not np._NoValue or where is not True:
+            return np.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where)
+        return self._accumulate(Ops.ADD, axis, keepdims, dtype)
 
     def prod(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None,
-             keepdim: bool | None = None) -> Tensor:
-        """Product over `axis` (NumPy's accumulation dtypes; float16 accumulates in float32)."""
-        return self._accumulate(Ops.MUL, axis, keepdim if keepdim is not None else keepdims, dtype)
+             keepdim: bool | None = None, *, out: Any = None, initial: Any = np._NoValue, where: Any = True) -> Tensor:
+        """Product over `axis` (NumPy's accumulation dtypes; float16 accumulates in float32), with `sum`'s NumPy
+        keywords."""
+        keepdims = keepdim if keepdim is not None else keepdims
+        if out is not None or initial is not np._NoValue or where is not True:
+            return np.prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where)
+        return self._accumulate(Ops.MUL, axis, keepdims, dtype)
 
     def max(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None, *, out: Any = None,
             initial: Any = np._NoValue, where: Any = True) -> Tensor:
@@ -108,20 +116,30 @@ class ReduceMixin:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
 
     def mean(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None,
-             keepdim: bool | None = None) -> Tensor:
+             keepdim: bool | None = None, *, out: Any = None, where: Any = True) -> Tensor:
         """Arithmetic mean; integers give the default float. An empty reduction gives NaN (NumPy, without the
-        warning)."""
+        warning). NumPy's `where` and `out`, as `ndarray.mean` (computed by np.mean in this method's dtype)."""
         keepdims = keepdim if keepdim is not None else keepdims
+        if out is not None or where is not True:
+            return np.mean(self, axis=axis, dtype=dtype or self._mean_dtype(), out=out, keepdims=keepdims,
+                           where=where)
         x = self.cast(dtype) if dtype is not None else self if self.dtype.is_float else self.cast(dtypes.default_float)
         n = prod(self.shape[a] for a in _axes(axis, self.ndim))
         total = x.sum(axis, keepdims)
         return total / n if n else total * float("nan")
 
+    def _mean_dtype(self: Tensor) -> Any:
+        return self.dtype if self.dtype.is_float else dtypes.default_float
+
     def var(self: Tensor, axis: Any = None, keepdims: bool = False, ddof: int = 0, correction: int | None = None,
-            keepdim: bool | None = None) -> Tensor:
-        """Variance with `ddof` (NumPy; PyTorch's `correction` is accepted too), computed as mean((x-mean)^2)."""
+            keepdim: bool | None = None, *, dtype: Any = None, out: Any = None, where: Any = True) -> Tensor:
+        """Variance with `ddof` (NumPy; PyTorch's `correction` is accepted too), computed as mean((x-mean)^2).
+        NumPy's `dtype`, `where` and `out`, as `ndarray.var` (computed by np.var in this method's dtype)."""
         keepdims = keepdim if keepdim is not None else keepdims
         ddof = correction if correction is not None else ddof
+        if dtype is not None or out is not None or where is not True:
+            return np.var(self, axis=axis, dtype=dtype or self._mean_dtype(), out=out, ddof=ddof, keepdims=keepdims,
+                          where=where)
         x = self if self.dtype.is_float else self.cast(dtypes.default_float)
         n = prod(self.shape[a] for a in _axes(axis, self.ndim))
         centered = x - x.mean(axis, keepdims=True)
@@ -129,19 +147,32 @@ class ReduceMixin:
         return sq / (n - ddof) if n - ddof > 0 else sq * float("nan")
 
     def std(self: Tensor, axis: Any = None, keepdims: bool = False, ddof: int = 0, correction: int | None = None,
-            keepdim: bool | None = None) -> Tensor:
-        """sqrt of `var`; where the variance is 0 the gradient is 0, as PyTorch's (sqrt's infinite slope there times
-        the variance's zero slope would be NaN)."""
-        v = self.var(axis, keepdims, ddof, correction, keepdim)
+            keepdim: bool | None = None, *, dtype: Any = None, out: Any = None, where: Any = True) -> Tensor:
+        """Standard deviation: `var`'s square root, with its arguments; where the variance is 0 the gradient is 0, as
+        PyTorch's (sqrt's infinite slope there times the variance's zero slope would be NaN)."""
+        keepdims = keepdim if keepdim is not None else keepdims
+        ddof = correction if correction is not None else ddof
+        if dtype is not None or out is not None or where is not True:
+            return np.std(self, axis=axis, dtype=dtype or self._mean_dtype(), out=out, ddof=ddof, keepdims=keepdims,
+                          where=where)
+        v = self.var(axis, keepdims, ddof)
         zero = v == 0
         return zero.where(0, zero.where(1, v).sqrt())
 
-    def any(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
+    def any(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None, *, out: Any = None,
+            where: Any = True) -> Tensor:
+        """Whether any element over `axis` is nonzero; NumPy's `where` and `out`, as `ndarray.any`."""
         keepdims = keepdim if keepdim is not None else keepdims
+        if out is not None or where is not True:
+            return np.any(self, axis=axis, out=out, keepdims=keepdims, where=where)
         return self.bool()._reduce(Ops.MAX, axis, keepdims)
 
-    def all(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
+    def all(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None, *, out: Any = None,
+            where: Any = True) -> Tensor:
+        """Whether every element over `axis` is nonzero; NumPy's `where` and `out`, as `ndarray.all`."""
         keepdims = keepdim if keepdim is not None else keepdims
+        if out is not None or where is not True:
+            return np.all(self, axis=axis, out=out, keepdims=keepdims, where=where)
         return self.bool()._reduce(Ops.MIN, axis, keepdims)
 
     def _arg_extreme(self: Tensor, axis: Any, keepdims: bool, largest: bool) -> Tensor:

@@ -58,6 +58,20 @@ def _transcendental(name: str) -> Callable[[DType, list[str]], str]:
     return render
 
 
+def _arith(sym: str, bool_sym: str) -> Callable[[DType, list[str]], str]:
+    """`a sym b`; on bools `a bool_sym b`. int64 operands go through uint64: Numba marks signed arithmetic `nsw`
+    (overflow is undefined), so LLVM folded `x + 1 > x` to True and `x + -2**63` to `x | -2**63`; NumPy wraps."""
+
+    def render(dt: DType, s: list[str]) -> str:
+        if dt.is_bool:
+            return f"{s[0]} {bool_sym} {s[1]}"
+        if dt.name == "int64":
+            return f"np.uint64({s[0]}) {sym} np.uint64({s[1]})"
+        return f"{s[0]} {sym} {s[1]}"
+
+    return render
+
+
 # op -> (dtype of the operands, operand names) -> expression; results are then cast to the op's dtype
 ALU_RENDER: dict[Ops, Callable[[DType, list[str]], str]] = {
     Ops.NEG: lambda dt, s: f"not {s[0]}" if dt.is_bool else f"-{s[0]}",
@@ -69,9 +83,9 @@ ALU_RENDER: dict[Ops, Callable[[DType, list[str]], str]] = {
     Ops.TRUNC: _unary("np.trunc({0})"),
     Ops.RINT: _unary("np.rint({0})"),
     Ops.NOT: lambda dt, s: f"not {s[0]}" if dt.is_bool else f"~{s[0]}",
-    Ops.ADD: lambda dt, s: f"{s[0]} | {s[1]}" if dt.is_bool else f"{s[0]} + {s[1]}",
-    Ops.SUB: lambda dt, s: f"{s[0]} ^ {s[1]}" if dt.is_bool else f"{s[0]} - {s[1]}",
-    Ops.MUL: lambda dt, s: f"{s[0]} & {s[1]}" if dt.is_bool else f"{s[0]} * {s[1]}",
+    Ops.ADD: _arith("+", "|"),
+    Ops.SUB: _arith("-", "^"),
+    Ops.MUL: _arith("*", "&"),
     Ops.DIV: lambda dt, s: f"{s[0]} / {s[1]}",
     # x // -1 is -x (wrapping for the minimum): Numba's own int64 floor division gives 0 there
     Ops.IDIV: lambda dt, s: f"idiv({s[0]}, {s[1]})" if dt.kind == "i" else f"{s[0]} // {s[1]}",

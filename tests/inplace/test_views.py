@@ -239,3 +239,44 @@ def test_astype_to_the_same_dtype_is_a_copy_unless_copy_is_false() -> None:
     w = t.astype(np.float64, copy=False)  # another dtype: a new array either way
     w[1] = -1
     np.testing.assert_array_equal(t.numpy(), a)
+
+
+@pytest.mark.parametrize("realized", [True, False])
+@pytest.mark.parametrize("dtype", list(DATA))
+def test_an_element_read_by_ints_is_a_value_not_a_view(dtype: str, realized: bool) -> None:
+    """`a[i, j]` with an int for every dim is NumPy's scalar, a copy: a later write to `a` does not change it (it was
+    a 0-d view: `old = x[i]; x[i] = old + h; x[i] = old` left x[i] at old + h). `a[i, ...]` stays a 0-d view."""
+    ref = DATA[dtype].copy()
+    t = Tensor(ref.copy())
+    if realized:
+        t.realize()
+    got = [t[1, 2], t[-1, 0]]
+    want = [ref[1, 2], ref[-1, 0]]
+    kept, kept_ref = t[1, 2, ...], ref[1, 2, ...]
+    t[1, 2] = t[1, 2] ^ True if dtype == "bool" else t[1, 2] + 1
+    ref[1, 2] = ref[1, 2] ^ True if dtype == "bool" else ref[1, 2] + 1
+    t[-1] = t[0]
+    ref[-1] = ref[0]
+    for g, w in zip(got, want):
+        assert_matches(g, np.asarray(w))
+    assert_matches(kept, kept_ref)
+    assert_matches(t, ref)
+
+
+def test_element_swap_and_finite_differences_as_numpy() -> None:
+    x, ref = Tensor(np.arange(5.0)), np.arange(5.0)
+    for a in (x, ref):
+        a[0], a[4] = a[4], a[0]
+        old = a[2]
+        a[2] = old + 0.5
+        a[1] = (a ** 2).sum()
+        a[2] = old - 0.5
+        a[3] = (a ** 2).sum()
+        a[2] = old
+    assert_matches(x, ref)
+    z, z_ref = Tensor(np.array(3.0)), np.array(3.0)
+    kept, kept_ref = z[()], z_ref[()]
+    z[...] = 7.0
+    z_ref[...] = 7.0
+    assert_matches(kept, np.asarray(kept_ref))
+    assert_matches(z, z_ref)

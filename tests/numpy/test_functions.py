@@ -20,6 +20,7 @@ B = I > 0
 V = rng.standard_normal(5)
 SQ = rng.standard_normal((4, 4))
 NANS = np.where(rng.random((3, 4)) < 0.3, np.nan, D[0])
+ALL_NAN_COLUMN = np.where(np.arange(4) == 1, np.nan, NANS)  # nanmax/nanmin with initial= give the initial value there
 
 # id -> (function, positional args, keyword args); arrays become Tensors for the lazyarr side
 CASES = {
@@ -112,6 +113,10 @@ CASES = {
     "allclose_false": (np.allclose, (F, F + 1e-3), {}),
     "isclose": (np.isclose, (NANS, NANS), {"equal_nan": True}),
     "isclose_int": (np.isclose, (I, I + 1), {"atol": 1}),
+    "isclose_python_float": (np.isclose, (NANS, np.inf), {}),
+    "isclose_python_int_first_equal_nan": (np.isclose, (1, NANS), {"equal_nan": True}),
+    "isclose_0d_python_float": (np.isclose, (np.array(1.0), 1.0 + 1e-9), {}),
+    "allclose_python_float": (np.allclose, (np.ones(3), 1.0), {}),
     "array_equal": (np.array_equal, (I, I.copy()), {}),
     "array_equal_shape": (np.array_equal, (I, I[:2]), {}),
     "array_equal_nan": (np.array_equal, (NANS, NANS), {"equal_nan": True}),
@@ -179,6 +184,8 @@ CASES = {
     "nansum": (np.nansum, (NANS,), {"axis": 1}),
     "nanmean": (np.nanmean, (NANS,), {"axis": 0}),
     "nanmax": (np.nanmax, (NANS,), {}),
+    "nanmax_initial_all_nan_column": (np.nanmax, (ALL_NAN_COLUMN,), {"axis": 0, "initial": 0.5}),
+    "nanmin_initial_where": (np.nanmin, (ALL_NAN_COLUMN,), {"axis": 1, "initial": 7.0, "where": np.arange(4) == 1}),
     "nanstd": (np.nanstd, (NANS,), {"axis": 1}),
     "ptp": (np.ptp, (D,), {"axis": 1}),
     "average_weights": (np.average, (D, 1, V[:3]), {}),
@@ -206,6 +213,10 @@ CASES = {
     "take float list": (np.take, (F, [1.5, 2]), {"axis": 1}),
     "take bool array": (np.take, (F, np.array([True, False])), {"axis": 0}),
 }
+if np.lib.NumpyVersion(np.__version__) >= "2.3.0":  # pad widths as {axis: width} (it raised TypeError)
+    CASES["pad_dict_widths"] = (np.pad, (F, {-1: 2, 0: (0, 1)}), {"mode": "edge"})
+    CASES["pad_dict_widths_constant"] = (np.pad, (I, {1: (3, 0)}), {"constant_values": 7})
+
 ALWAYS_FALLBACK = {"sort", "argsort", "unique", "unique_counts", "nonzero", "pad_fallback_mean", "median_fallback"}
 
 
@@ -561,3 +572,102 @@ def test_einsum_dtype_allowed_by_casting(kw):
 def test_tensordot_duplicate_axes_raise(axes):
     with pytest.raises(ValueError, match="duplicate axes"):
         np.tensordot(Tensor(SQ), Tensor(SQ), axes)
+
+
+def test_isclose_of_a_numpy_array_and_a_tensor():
+    # a NumPy array or Python scalar operand raised StopIteration (no Tensor to take the device from)
+    x = np.array([np.inf, -np.inf, 1.0, np.nan, 0.0], np.float32)
+    same(np.isclose(x, Tensor(x), equal_nan=True), np.isclose(x, x, equal_nan=True))
+    same(np.isclose(Tensor(x), np.nan, equal_nan=True), np.isclose(x, np.nan, equal_nan=True))
+
+
+@pytest.mark.parametrize("fn", [np.var, np.std, np.nanvar, np.nanstd])
+@pytest.mark.parametrize("kw", [{}, {"axis": -1, "ddof": 1}])
+def test_float16_variance_rounds_in_float16_as_numpy(fn, kw):
+    # NumPy squares float16 deviations in float16: 3000 - 1200 squared overflows to inf (lazyarr squared in float32)
+    a = np.array([[1000, 3000, 0.5, 7, 2000], [200, 300, 0.5, 1.5, 9]], np.float16)
+    with np.errstate(all="ignore"):
+        same(fn(Tensor(a), **kw), fn(a, **kw), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("fn", [np.var, np.nanstd])
+@pytest.mark.parametrize("n", [5001, 70001])
+def test_float16_variance_divides_by_an_exact_count(fn, n):
+    # the count is exact and the division wider than float16 (NumPy divides by an integer count): 5001 is not a
+    # float16, 70001 is beyond it (inf / inf gave NaN where NumPy's sum overflows to inf)
+    a = (np.random.default_rng(0).standard_normal(n) + 3).astype(np.float16)
+    with np.errstate(all="ignore"):
+        same(fn(Tensor(a)), fn(a), rtol=0, atol=0)
+
+
+def test_variance_with_a_narrower_dtype_squares_in_the_wider_one():
+    # np.var(float32, dtype=float16): the mean in float16, deviations and squares in float32, their sum in float16
+    # (past 65504 here: inf, as NumPy's)
+    a = np.random.default_rng(5).standard_normal((5, 7)).astype(np.float32) * 100
+    with np.errstate(all="ignore"):
+        same(np.var(Tensor(a), axis=1, dtype=np.float16), np.var(a, axis=1, dtype=np.float16), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda a: np.reshape(a, np.array([4, -1])),
+    lambda a: np.transpose(a, np.array([1, 0])),
+    lambda a: np.broadcast_to(a[0], np.array([2, 4])),
+    lambda a: np.tile(a, np.array([2, 1])),
+    lambda a: np.moveaxis(a, np.array([0, 1]), np.array([1, 0])),
+    lambda a: np.zeros_like(a, shape=np.array([2, 5])),
+])
+def test_shapes_and_axes_given_as_numpy_arrays(call):
+    # a 1-d integer array for a shape, axes or repetitions raised TypeError ('only integer scalar arrays ...')
+    a = F.copy()
+    same(call(Tensor(a)), call(a))
+
+
+@pytest.mark.parametrize("dtype, value", [("int8", 300), ("uint8", -1), ("int16", -(2**15) - 1)])
+def test_full_like_with_a_python_int_the_dtype_cannot_hold_raises(dtype, value):
+    # NumPy's OverflowError; it was wrapped into the dtype (np.full_like(int8, 300) gave 44)
+    a = np.zeros(3, dtype)
+    with pytest.raises(OverflowError, match="out of bounds"):
+        np.full_like(a, value)
+    with pytest.raises(OverflowError, match="out of bounds"):
+        np.full_like(Tensor(a), value)
+    same(np.full_like(Tensor(a), np.int64(300)), np.full_like(a, np.int64(300)))  # a NumPy int still wraps
+
+
+@pytest.mark.parametrize("call", [
+    lambda x, i: np.concatenate([x, i], casting="no"),
+    lambda x, i: np.stack([x, i > 2], casting="equiv"),
+    lambda x, i: np.concatenate([x, x], out=np.zeros((6, 4), np.int32)),
+    lambda x, i: np.stack([x, i], out=np.zeros((2, 3, 4), np.int8), casting="same_kind"),
+    lambda x, i: np.concatenate([x, x], out=np.zeros((6, 4)), dtype=np.float64),
+])
+def test_joins_check_casting_into_their_result_and_out(call):
+    # the inputs were cast to out's dtype (or their result type) without `casting`'s check: float32 into an int32
+    # out was truncated where NumPy raises TypeError
+    with pytest.raises(TypeError):
+        call(F, I)
+    with pytest.raises(TypeError):
+        call(Tensor(F), Tensor(I))
+
+
+def test_joins_into_out_under_unsafe_casting():
+    want = np.concatenate([F, I], out=np.zeros((6, 4), np.int8), casting="unsafe")
+    same(np.concatenate([Tensor(F), Tensor(I)], out=Tensor(np.zeros((6, 4), np.int8)), casting="unsafe"), want)
+
+
+@pytest.mark.parametrize("call, err", [
+    (lambda x, o: np.round(x, out=o), TypeError),
+    (lambda x, o: np.around(x, 1, out=o), TypeError),
+    (lambda x, o: np.einsum("ij->ji", x, out=o), TypeError),
+    (lambda x, o: np.dot(x, x, out=o), ValueError),
+])
+def test_out_of_another_kind_raises_as_numpy(call, err):
+    # float32 results were cast into an int32 out= where NumPy refuses (round's ufuncs: same_kind; einsum: its
+    # casting, 'safe'; dot: out must have the result's dtype)
+    x = SQ.astype(np.float32)
+    with pytest.raises(err):
+        call(x, np.zeros((4, 4), np.int32))
+    with pytest.raises(err):
+        call(Tensor(x), Tensor(np.zeros((4, 4), np.int32)))
+    out = Tensor(np.zeros((4, 4), np.float32))
+    assert call(Tensor(x), out) is out
+    same(out, call(x, np.zeros((4, 4), np.float32)), rtol=1e-5, atol=1e-5)

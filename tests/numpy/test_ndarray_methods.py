@@ -173,6 +173,17 @@ ARGS_CALLS = [
     ("min where initial", lambda a: a.min(where=a < 3, initial=9.0)),
     ("max empty initial", lambda a: a[:, :0].max(axis=1, initial=0.0)),
     ("max keepdims initial", lambda a: a.max(0, keepdims=True, initial=4.0)),
+    ("sum where", lambda a: a.sum(axis=1, where=a > 2)),
+    ("sum initial", lambda a: a.sum(initial=10.0)),
+    ("sum out", lambda a: a.sum(axis=0, out=np.zeros(4, np.float64))),
+    ("prod where initial", lambda a: a.prod(axis=0, where=a < 4, initial=2.0)),
+    ("any where", lambda a: a.any(axis=0, where=a > 3)),
+    ("all where keepdims", lambda a: (a > 1).all(axis=1, where=a < 5, keepdims=True)),
+    ("mean where", lambda a: a.mean(axis=1, where=a > 1)),
+    ("mean out", lambda a: a.mean(axis=1, out=np.zeros(3, np.float32))),
+    ("var where ddof", lambda a: a.var(axis=0, ddof=1, where=a > -1.5)),
+    ("std where", lambda a: a.std(where=a > 0)),
+    ("std dtype", lambda a: a.std(axis=1, dtype=np.float64)),
     ("item flat", lambda a: a.item(5)),
     ("item flat negative", lambda a: a.item(-2)),
     ("item multi", lambda a: a.item(2, 1)),
@@ -190,8 +201,9 @@ ARGS_CALLS = [
 
 @pytest.mark.parametrize("name,call", ARGS_CALLS, ids=[c[0] for c in ARGS_CALLS])
 def test_method_arguments_match_numpy(name, call):
-    """ndarray methods with NumPy's arguments (clip's min=/max=, cumsum's dtype=, max's initial=/where=, item's
-    indices, view() and view(dtype)) as NumPy's; they raised TypeError."""
+    """ndarray methods with NumPy's arguments (clip's min=/max=, cumsum's dtype=, max's initial=/where=, sum's,
+    prod's, any's, all's, mean's, var's and std's where=/out=/initial=/dtype=, item's indices, view() and
+    view(dtype)) as NumPy's; they raised TypeError."""
     a = np.where(np.isnan(A), 1.5, A)
     ref = call(a.copy())
     got = call(Tensor(a))
@@ -277,6 +289,19 @@ def test_strides_flags_and_orders_of_views_match_numpy(layout):
     if flat.size:
         flat[0] = -1.0
         assert_matches(t, ref)
+
+
+@pytest.mark.parametrize("layout", [k for k in LAYOUTS if k != "0-d"])
+def test_reshape_orders_of_views_match_numpy(layout):
+    """np.reshape and the method read 'A' as NumPy does (F order for an F- but not C-contiguous view: np.reshape
+    read a transpose in C order; the method took no order); 'K' raises, as NumPy's."""
+    a = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    ref, t = LAYOUTS[layout](a), LAYOUTS[layout](Tensor(a.copy()))
+    for order in ("C", "F", "A", "a", None):
+        assert_matches(np.reshape(t, (-1, 1), order=order), np.reshape(ref, (-1, 1), order=order))
+        assert_matches(t.reshape(-1, 1, order=order), ref.reshape(-1, 1, order=order))
+    with pytest.raises(ValueError, match="order 'K' is not permitted"):
+        np.reshape(t, -1, order="K")
 
 
 @pytest.mark.parametrize("layout", [*LAYOUTS, "column", "strided 1-d"])

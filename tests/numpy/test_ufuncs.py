@@ -271,6 +271,28 @@ def test_reduce_dtype_out_and_errors():
 
 
 @pytest.mark.parametrize("ufunc", REDUCERS, ids=lambda u: u.__name__)
+@pytest.mark.parametrize("shape, where", [((2, 3), None), ((0, 3), None), ((2, 3), [True, False, True])])
+def test_reduce_initial_none_is_no_initial_value(ufunc, shape, where):
+    """initial=None is NumPy's "no initial value" (not even the identity: an empty or masked add raises); it raised
+    'float() argument must be ... not NoneType'."""
+    x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape) - 2
+    kw = {} if where is None else {"where": np.array(where)}
+    got, ref = _both(lambda v: ufunc.reduce(v, axis=0, initial=None, **kw), x)
+    _check(got, ref)
+    got, ref = _both(lambda v: np.sum(v, axis=0, initial=None, **kw), x)
+    _check(got, ref)
+
+
+def test_signature_as_a_type_string():
+    """signature='ff->f' (NumPy's type string) raised 'data type not understood'."""
+    a = np.array([[1, -2, 3], [0, 4, -1]], np.int32)
+    same(np.add(Tensor(a), Tensor(a), signature="ff->f"), np.add(a, a, signature="ff->f"))
+    same(np.divmod(Tensor(a), 2, signature="dd->dd")[1], np.divmod(a, 2, signature="dd->dd")[1])
+    with pytest.raises(ValueError, match="type-string for add"):
+        np.add(Tensor(a), Tensor(a), signature="ff")
+
+
+@pytest.mark.parametrize("ufunc", REDUCERS, ids=lambda u: u.__name__)
 def test_accumulate(ufunc):
     x = np.array([[1.0, np.inf, 2.0, -1.0], [np.nan, 0.5, 3.0, 0.0], [2.0, 2.0, -np.inf, 1.0]])
     for axis in (0, 1):
@@ -304,6 +326,22 @@ def test_outer_and_fallback_methods():
     before = lazyarr.stats().numpy_fallbacks
     same(np.add.reduceat(Tensor(np.arange(8.0)), [0, 4, 6]), np.add.reduceat(np.arange(8.0), [0, 4, 6]))
     assert lazyarr.stats().numpy_fallbacks == before + 1
+
+
+def test_fallback_ufunc_into_out_with_where_and_what_it_returns():
+    """An unmapped ufunc (np.bitwise_count) with out= and where= wrote NumPy's uninitialised values into out where
+    the mask is False, and returned a 1-tuple; out= keeps its values there and is what comes back, as NumPy's (an
+    ndarray out= too: it came back as a new Tensor)."""
+    a, mask = np.array([-1, 0, 7, 255, -128], np.int16), np.array([True, False, True, False, True])
+    want = np.bitwise_count(a, out=np.full(5, 9, np.uint8), where=mask)
+    out = Tensor(np.full(5, 9, np.uint8))
+    assert np.bitwise_count(Tensor(a), out=out, where=Tensor(mask)) is out
+    same(out, want)
+    host = np.zeros(5, np.uint8)
+    assert np.bitwise_count(Tensor(a), out=host) is host
+    np.testing.assert_array_equal(host, np.bitwise_count(a))
+    host = np.zeros(2)
+    assert np.median(Tensor(np.arange(6.0).reshape(3, 2)), axis=0, out=host) is host
 
 
 F32, U8 = np.arange(3, dtype=np.float32), np.array([0, 7, 255], np.uint8)
@@ -359,6 +397,21 @@ def test_reductions_into_out_compute_in_the_dtype_numpy_picks(call: Any, reduces
     np.testing.assert_array_equal(got.numpy(), want)
 
 
+@pytest.mark.parametrize("call, reduces", [
+    (lambda a, o: np.any(a, axis=1, out=o), True),
+    (lambda a, o: np.all(a, axis=1, out=o), True),
+    (lambda a, o: np.logical_or.reduce(a, axis=1, out=o), True),
+    (lambda a, o: np.logical_and.accumulate(a, axis=1, out=o), False),
+])
+@pytest.mark.parametrize("src, dst", [("int32", "int32"), ("float32", "float64"), ("int8", "float32")])
+def test_logical_reductions_into_a_numeric_out(call: Any, reduces: bool, src: str, dst: str) -> None:
+    """logical_or/logical_and have bool loops only: NumPy runs them and casts into out; lazyarr raised TypeError."""
+    a = np.array([[0, 1, 2], [0, 0, 3], [4, 5, 6]], src)
+    want = call(a, np.zeros(a.shape[:1] if reduces else a.shape, dst))
+    got = call(Tensor(a), Tensor(np.zeros(want.shape, dst)))
+    same(got, want)
+
+
 @pytest.mark.parametrize("exponent", [-1, np.int8(-2), np.array([1, -1, 2])])
 def test_np_power_of_integers_to_negative_host_exponents_raises(exponent: Any) -> None:
     """As NumPy (and `Tensor ** -1`); np.power gave 0 for them."""
@@ -386,6 +439,20 @@ def test_comparison_with_a_python_int_beyond_the_dtype(op, dtype, value):
     a = ints(dtype, (2, 3), lo=-5 if dtype[0] == "i" else 0, hi=100)
     same(fn(Tensor(a), value), fn(a, value))
     same(fn(value, Tensor(a)), fn(value, a))
+
+
+@pytest.mark.parametrize("value", [2**63, -(2**63) - 1, 2**64], ids=str)
+@pytest.mark.parametrize("op", list(COMPARE_OPS))
+def test_comparison_of_bools_with_a_python_int_beyond_int64_raises(op, value):
+    """NumPy compares a bool array with a Python int in int64 (the NEP 50 answer is for integer arrays): OverflowError
+    for an int beyond it, as the operators gave; the ufuncs answered."""
+    fn = COMPARE_OPS[op]
+    with pytest.raises(OverflowError):
+        fn(np.array([True, False]), value)
+    with pytest.raises(OverflowError):
+        fn(Tensor(np.array([True, False])), value)
+    with pytest.raises(OverflowError):
+        fn(value, Tensor(np.array([True, False])))
 
 
 @pytest.mark.parametrize("lo, hi", [(-5, 300), (-5, None), (None, 300), (0, 255), (-5, 100), (10, 300), (300, 400),

@@ -262,6 +262,18 @@ def test_integer_division_edge_cases() -> None:
             assert_close(Tensor(a) % Tensor(b), a % b, msg=f"{dtype} %")
 
 
+def test_int64_overflow_wraps_inside_fused_expressions() -> None:
+    # Numba's signed arithmetic is `nsw` (overflow undefined): LLVM folded x + 1 > x to True and (x * 2) // 2 to x
+    a = np.array([2**62, 2**63 - 1, -(2**63), -1, 5], dtype=np.int64)
+    t = Tensor(a)
+    with np.errstate(all="ignore"):
+        assert_close(np.greater(t + 1, t), np.greater(a + 1, a))
+        assert_close((t - 1) < t, (a - 1) < a)
+        assert_close((t * 2) // 2, (a * 2) // 2)
+        assert_close(t + -(2**63), a + -(2**63))
+        assert_close((t + 1) == -(2**63), (a + 1) == -(2**63))
+
+
 def test_float_floor_division_and_modulo() -> None:
     a = np.array([1.0, -1.0, 0.0, 1.0, -7.0, 5.0, -5.0, np.inf, np.nan, 5.0, -0.0, 7.5, -7.5], dtype=np.float64)
     b = np.array([0.0, 0.0, 0.0, 0.1, 2.0, np.inf, np.inf, 2.0, 1.0, -np.inf, 1.0, -2.0, 2.0], dtype=np.float64)

@@ -645,12 +645,7 @@ class _Renderer:
         else:
             buf, index = rowwise
             first = self.recompute(index, {v: f"{v}_k"}, "_s", loop, f"{pad}        ")
-            self.lines += [f"{pad}        if {v}_km == REDUCE_BLOCK:",
-                           f"{pad}            {seg} = {np_type(dt)}({seg} + block_sum_{suffix}(b{buf}, {first}))",
-                           f"{pad}        else:",
-                           f"{pad}            for {v}_p in range({v}_km):",
-                           f"{pad}                {tmp}[np.uint64({v}_p)] = b{buf}[np.uint64({first} + {v}_p)]",
-                           *self.scratch_sum(f"{v}_km", seg, dt, tmp, f"{pad}            ")]
+            self.lines += self.buffer_sum(f"{v}_km", seg, dt, tmp, f"b{buf}", first, f"{pad}        ")
         self.prefetch_next_row(loop, depth + 1)
         self.lines.append(f"{pad}{upd.acc} = {np_type(dt)}({upd.acc} + {seg})")
 
@@ -669,6 +664,20 @@ class _Renderer:
         return [f"{pad}if {m} < {SHORT_BLOCK}:",
                 f"{pad}    {seg} = {np_type(dt)}({seg} + short_sum({tmp}, {start}, {m}))",
                 f"{pad}else:", *self.padded_sum(m, seg, dt, tmp, f"{pad}    ", start)]
+
+    def buffer_sum(self, m: str, seg: str, dt: DType, tmp: str, buf: str, first: str, pad: str) -> list[str]:
+        """Lines adding the sum of the block buf[first:first + m] (at most REDUCE_BLOCK elements) to `seg`: a full
+        block by `block_sum` and one shorter than SHORT_BLOCK by `short_sum` where it lies, else copied to scratch
+        `tmp` and padded (`padded_sum`); each in the same order as from scratch."""
+        suffix = "f64" if dt.itemsize == 8 else "f32"
+        return [f"{pad}if {m} == REDUCE_BLOCK:",
+                f"{pad}    {seg} = {np_type(dt)}({seg} + block_sum_{suffix}({buf}, {first}))",
+                f"{pad}elif {m} < {SHORT_BLOCK}:",
+                f"{pad}    {seg} = {np_type(dt)}({seg} + short_sum({buf}, {first}, {m}))",
+                f"{pad}else:",
+                f"{pad}    for {m}_c in range({m}):",
+                f"{pad}        {tmp}[np.uint64({m}_c)] = {buf}[np.uint64({first} + {m}_c)]",
+                *self.padded_sum(m, seg, dt, tmp, f"{pad}    ")]
 
     def loaded_sum(self, loop: Loop, upd: AccUpdate, rowwise: tuple[int, str], tmp: str, depth: int) -> None:
         """`blocked_loop` for a row sum of values loaded from consecutive positions of a buffer, in a loop that computes
@@ -695,12 +704,7 @@ class _Renderer:
                        f"{pad}    {v}_b = {v}_f",
                        f"{pad}    {v}_m = np.int64({loop.extent} - {v}_f)"]
         first = self.recompute(index, {v: f"{v}_b"}, "_s", loop, f"{pad}    ")
-        self.lines += [f"{pad}    if {v}_m < {SHORT_BLOCK}:",
-                       f"{pad}        {seg} = {np_type(dt)}({seg} + short_sum(b{buf}, {first}, {v}_m))",
-                       f"{pad}    else:",
-                       f"{pad}        for {v}_p in range({v}_m):",
-                       f"{pad}            {tmp}[np.uint64({v}_p)] = b{buf}[np.uint64({first} + {v}_p)]",
-                       *self.padded_sum(f"{v}_m", seg, dt, tmp, f"{pad}        ")]
+        self.lines += self.buffer_sum(f"{v}_m", seg, dt, tmp, f"b{buf}", first, f"{pad}    ")
         self.prefetch_next_row(loop, depth + 1)
         self.lines.append(f"{pad}{upd.acc} = {np_type(dt)}({upd.acc} + {seg})")
 

@@ -181,7 +181,7 @@ class MovementMixin:
             crop = tuple((max(0, -b), s - max(0, -a)) for (b, a), s in zip(pairs, self.shape))
             return self.shrink(crop).pad([(max(0, b), max(0, a)) for b, a in pairs], value)
         out = self._new(self.uop.pad(tuple(pairs)))  # type: ignore[arg-type]
-        if value == 0:
+        if value == 0 and not np.signbit(value):  # -0.0 pads with -0.0 (NumPy), not with the zeros of a plain pad
             return out
         mask = self._new(UOp.const(True, dtypes.bool_, self.shape).pad(tuple(pairs)))  # type: ignore[arg-type]
         return mask.where(out, value)

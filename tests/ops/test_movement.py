@@ -86,6 +86,10 @@ def test_pad() -> None:
     assert_close(t.T.pad(((1, 1), (0, 0))), np.pad(x.T, ((1, 1), (0, 0))))
     n = np.array([-0.0, np.nan], np.float32)
     assert_close(Tensor(n).pad(((1, 1),)), np.pad(n, 1))
+    # value=-0.0 pads with -0.0 (it compared equal to 0 and took the plain zero padding)
+    got, ref = Tensor(n).pad(((1, 1),), value=-0.0).numpy(), np.pad(n, 1, constant_values=-0.0)
+    assert_close(got, ref)
+    assert (np.signbit(got) == np.signbit(ref)).all()
 
 
 def test_flip() -> None:

@@ -614,6 +614,12 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
         # which have none, it is idempotent)
         fill = IDENTITY.get(ufunc, identity)
         xc = _where_mask(where, xc).broadcast_to(xc.shape).where(xc, Tensor(UOp.const(fill, calc)))
+    if initial is not _NoValue and op in (Ops.MAX, Ops.MIN) and calc.is_float and axes:
+        # a float max/min takes `initial` as one more element of each reduced axis, so that the reduction orders it
+        # with the others (NaN propagates, -0 < +0); combined afterwards by the elementwise maximum/minimum, which
+        # keep NumPy's order-dependent choice between equal operands, max(+0, initial=-0.0) was -0
+        xc = xc.pad(tuple((0, 1) if i in axes else (0, 0) for i in range(xc.ndim)), value=initial)
+        initial = _NoValue
     r = xc._new(xc.uop.reduce(op, axes))
     if initial is not _NoValue:
         r = combine(op, r, Tensor(UOp.const(initial, calc), device=x.device))

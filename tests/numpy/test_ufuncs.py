@@ -270,6 +270,28 @@ def test_reduce_dtype_out_and_errors():
          np.maximum.reduce(np.zeros((0, 3)), axis=0, initial=-1.0))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_max_min_reduce_with_a_signed_zero_or_nan_initial(dtype):
+    # `initial` was combined after the reduction by the elementwise maximum/minimum, whose choice between equal
+    # operands follows its argument order: np.maximum.reduce(+0s, initial=-0.0) gave -0 (NumPy: +0), and
+    # np.minimum.reduce(-0s, initial=0.0) gave +0 (NumPy: -0). `initial` is one more element of the reduction now:
+    # max is +0 when any operand is +0, min -0 when any is -0 (NumPy's own result there depends on the order)
+    pos, neg = np.zeros((2, 3), dtype), np.full((2, 3), -0.0, dtype)
+    for ufunc, x, init, negative in ((np.maximum, pos, -0.0, False), (np.minimum, neg, 0.0, True),
+                                     (np.maximum, neg, 0.0, False), (np.minimum, pos, -0.0, True),
+                                     (np.maximum, neg, -0.0, True), (np.minimum, pos, 0.0, False),
+                                     (np.maximum, pos, np.nan, False), (np.minimum, neg, np.nan, False)):
+        for kw in ({"axis": 1}, {"axis": None}, {"axis": 0, "where": np.array([True, False, True])}):
+            got = ufunc.reduce(Tensor(x), initial=init, **kw)
+            ref = ufunc.reduce(x, initial=init, **kw)
+            got = got.numpy() if isinstance(got, Tensor) else np.asarray(got)
+            assert got.dtype == ref.dtype and got.shape == np.shape(ref)
+            np.testing.assert_array_equal(got, ref)  # NaN propagates
+            if not np.isnan(init):  # a column the mask leaves empty reduces `initial` alone
+                want = np.where(kw["where"], negative, np.signbit(init)) if "where" in kw else negative
+                assert (np.signbit(got) == want).all(), (ufunc.__name__, init, kw, got)
+
+
 @pytest.mark.parametrize("ufunc", REDUCERS, ids=lambda u: u.__name__)
 @pytest.mark.parametrize("shape, where", [((2, 3), None), ((0, 3), None), ((2, 3), [True, False, True])])
 def test_reduce_initial_none_is_no_initial_value(ufunc, shape, where):

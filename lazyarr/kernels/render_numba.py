@@ -357,15 +357,7 @@ class _Renderer:
         checks = [(s.srcs[0], s.op, t) for s in loop.body if isinstance(s, Instr) and (t := ranged_kind(s))]
         if checks and not any(op in TRIG for _, op, _ in checks) and not self.can_rerun(loop.body):
             return [], set()
-        # the arguments and every name they are computed from inside the loop (and names read from outside it)
-        defs = {s.name: s for s in loop.body if isinstance(s, Instr)}
-        needed: set[str] = set()
-        stack = [a for a, _, _ in checks]
-        while stack:
-            n = stack.pop()
-            if n not in needed:
-                needed.add(n)
-                stack.extend(defs[n].srcs if n in defs else ())
+        needed = self.sources(loop.body, [a for a, _, _ in checks])
         if needed & {s.acc for s in loop.body if isinstance(s, AccUpdate)}:
             return [], set()
         return checks, needed
@@ -380,24 +372,22 @@ class _Renderer:
             return []
         ups = [s for s in body if isinstance(s, AccUpdate) and s.op in (Ops.MAX, Ops.MIN)
                and self.dtypes[s.acc].name in ("float32", "float64")]
-        gemm_store = any(isinstance(s, Store) for s in body) and \
-            any(isinstance(s, Instr) and s.op == "gemm_load" for s in body)
-        if not ups or reads_what_it_stores(body) or gemm_store:
+        if not ups or not loads_repeat(body):
             return []
         accs = {s.acc for s in body if isinstance(s, AccUpdate)}
-        return [u for u in ups if not (self.slice(body, u.src) | {u.src}) & accs]
+        return [u for u in ups if not self.sources(body, [u.src]) & accs]
 
     @staticmethod
-    def slice(body: list[Stmt], name: str) -> set[str]:
-        """The names of the Instrs of `body` that `name` is computed from, itself included when it is one."""
+    def sources(body: list[Stmt], names: list[str]) -> set[str]:
+        """`names` and every name they are computed from inside `body` (names read from outside it included)."""
         defs = {s.name: s for s in body if isinstance(s, Instr)}
         needed: set[str] = set()
-        stack = [name]
+        stack = list(names)
         while stack:
             n = stack.pop()
-            if n in defs and n not in needed:
+            if n not in needed:
                 needed.add(n)
-                stack.extend(defs[n].srcs)
+                stack.extend(defs[n].srcs if n in defs else ())
         return needed
 
     def minmax_loop(self, loop: Loop, updates: list[AccUpdate], depth: int) -> None:
@@ -417,12 +407,11 @@ class _Renderer:
         self.lines.append(f"{pad}for {v} in range({loop.extent}):")
         for s in loop.body:
             self.stmt(s, depth + 1)
-        for u in updates:
-            src = self.ref.get(u.src, u.src)
-            self.lines.append(f"{pad}    {u.acc}_nan = {u.acc}_nan | ({src} != {src})")
+        for u in updates:  # (no lane loop here: names are read as themselves)
+            self.lines.append(f"{pad}    {u.acc}_nan = {u.acc}_nan | ({u.src} != {u.src})")
             self.fast_minmax.discard(u.acc)
         for u in updates:
-            needed = self.slice(loop.body, u.src)
+            needed = self.sources(loop.body, [u.src])
             slice_ = [s for s in loop.body if isinstance(s, Instr) and s.name in needed]
             self.lines += [f"{pad}if {u.acc}_nan:",
                            f"{pad}    {u.acc} = {u.acc}_in",
@@ -433,26 +422,22 @@ class _Renderer:
             # that wins (+0 for max, -0 for min) if the value before the loop or an operand is that zero, else the
             # other one; one compare a vector finds out
             dt = self.dtypes[u.acc]
-            bits, win = ("np.int64", -(1 << 63)) if dt.itemsize == 8 else ("np.int32", -(1 << 31))
-            win = 0 if u.op is Ops.MAX else win
-            zero, other = (("0.0", "-0.0") if u.op is Ops.MAX else ("-0.0", "0.0"))
-            src = self.ref.get(u.src, u.src)
+            bits = f"np.int{8 * dt.itemsize}"
+            win = 0 if u.op is Ops.MAX else -(1 << (8 * dt.itemsize - 1))  # the bits of +0 / -0
+            zero, other = ("0.0", "-0.0") if u.op is Ops.MAX else ("-0.0", "0.0")
             self.lines += [f"{pad}elif {u.acc} == 0:",
                            f"{pad}    {u.acc}_z = bitcast({u.acc}_in, {bits}) == {bits}({win})",
                            f"{pad}    for {v} in range({loop.extent}):"]
             for s in slice_:
                 self.stmt(s, depth + 2)
-            self.lines += [f"{pad}        {u.acc}_z = {u.acc}_z | (bitcast({src}, {bits}) == {bits}({win}))",
+            self.lines += [f"{pad}        {u.acc}_z = {u.acc}_z | (bitcast({u.src}, {bits}) == {bits}({win}))",
                            f"{pad}    {u.acc} = {np_type(dt)}({zero} if {u.acc}_z else {other})"]
 
     @staticmethod
     def can_rerun(body: list[Stmt]) -> bool:
-        """Whether a loop with `body` can run twice to the same effect: it only stores, into buffers it does not read,
-        and updates no accumulator. A `gemm_load` counts as a read of what the loop stores: the product may be
-        written straight into the output block (`Gemm.dest`) that the loop then overwrites."""
-        gemm_store = any(isinstance(s, Store) for s in body) and \
-            any(isinstance(s, Instr) and s.op == "gemm_load" for s in body)
-        return not reads_what_it_stores(body) and not gemm_store and not any(isinstance(s, AccUpdate) for s in body)
+        """Whether a loop with `body` can run twice to the same effect: its loads repeat (`loads_repeat`) and it
+        updates no accumulator."""
+        return loads_repeat(body) and not any(isinstance(s, AccUpdate) for s in body)
 
     def ranged_loop(self, loop: Loop, checks: list[tuple[str, Ops, str]], needed: set[str], depth: int) -> None:
         """`loop` in blocks of TRIG_BLOCK: check the ranged arguments of the block (computing the names in `needed`),
@@ -600,8 +585,8 @@ class _Renderer:
         order), the block sums are added in order, then added to the accumulator. The loop runs a chunk of
         ROW_CHUNK elements at a time, then sums the chunk's blocks, so their reduction trees overlap the next
         chunk's arithmetic. The values of a full block are summed where they lie when the loop loads or stores them
-        (a spill) at consecutive positions of a buffer, else where the loop put them in a scratch array; a short
-        last block is summed in scratch (padded with -0.0). The same values in the same order either way, so the
+        (a spill) at consecutive positions of a buffer, else where the loop put them in a scratch array; a block
+        shorter than REDUCE_BLOCK is padded with -0.0 in scratch. The same values in the same order either way, so the
         result does not depend on which. A block of fewer than SHORT_BLOCK elements is summed by `short_sum` instead
         (its own fixed order, chosen by the block's length alone)."""
         pad, v = "    " * depth, loop.var
@@ -858,6 +843,15 @@ class _Renderer:
         scratch += [f"    {n}_s = stack_empty({FISSION_BLOCK}, {np_type(self.dtypes[n])})"
                     for n in self.fission_scratch]
         return "\n".join(head + scratch + self.lines) + "\n"
+
+
+def loads_repeat(body: list[Stmt]) -> bool:
+    """Whether a loop with `body` finds the same values when it runs again: it stores into no buffer it reads, and
+    into no product it reads (a `gemm_load`: the product may be written straight into the output block,
+    `Gemm.dest`, that the loop then overwrites)."""
+    gemm_store = any(isinstance(s, Store) for s in body) and \
+        any(isinstance(s, Instr) and s.op == "gemm_load" for s in body)
+    return not reads_what_it_stores(body) and not gemm_store
 
 
 def reads_what_it_stores(body: list[Stmt]) -> bool:

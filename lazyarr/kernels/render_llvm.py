@@ -30,6 +30,9 @@ from lazyarr.kernels.lower import Instr, Loop, Program, Stmt, Store
 from lazyarr.kernels.render_numba import (
     FISSION_BLOCK,
     RANGED,
+    TILE_ALIAS,
+    TILE_COLS,
+    TILE_ROWS,
     TRANSCENDENTAL,
     TRIG,
     TRIG_BLOCK,
@@ -334,6 +337,12 @@ class _Builder:
         lo, hi = (self.value("start"), self.value("end")) if loop.parallel else (self.ir.Constant(self.i64, 0),
                                                                                  self.value(loop.extent))
         numba_view = _Renderer(self.prog)
+        if strides := numba_view.tile_strides(loop):
+            self.tiled_loop(loop, lo, hi, strides)
+            return
+        self.untiled_loop(loop, lo, hi, numba_view)
+
+    def untiled_loop(self, loop: Loop, lo: Any, hi: Any, numba_view: _Renderer) -> None:
         if not any(isinstance(s, Loop) for s in loop.body):
             if numba_view.ranged_checks(loop)[0]:
                 self.ranged_loop(loop, lo, hi, [s for s in loop.body if isinstance(s, Instr) and ranged_kind(s)])
@@ -346,6 +355,48 @@ class _Builder:
             self.values[loop.var] = i
             self.stmts(loop.body)
         self.streamed(loop, lo, hi, plain)
+
+    def tiled_loop(self, loop: Loop, lo: Any, hi: Any, strides: list[tuple[str, int]]) -> None:
+        """As `render_numba.tiled_loop`: the nest in tiles of TILE_ROWS x TILE_COLS iterations when a stride it reads
+        its inner loop at is a multiple of TILE_ALIAS bytes, else as it is."""
+        ir, b = self.ir, self.b
+        const = functools.partial(ir.Constant, self.i64)
+        m = next(s for s in loop.body if isinstance(s, Loop))
+        self.dtypes[m.var] = dtypes.int64
+        test = None
+        for p, size in strides:
+            hit = b.icmp_signed("==", b.srem(b.mul(self.value(p), const(size)), const(TILE_ALIAS)), const(0))
+            test = hit if test is None else b.or_(test, hit)
+
+        def lesser(x: Any, y: Any) -> Any:
+            return b.select(b.icmp_signed("<", x, y), x, y)
+        with b.if_else(test) as (tiled, plain):
+            with tiled:
+                n = self.value(m.extent)
+
+                def tile(t0: Any) -> None:
+                    e0 = lesser(b.add(t0, const(TILE_ROWS)), hi)
+
+                    def column(t1: Any) -> None:
+                        e1 = lesser(b.add(t1, const(TILE_COLS)), n)
+
+                        def row(i0: Any) -> None:
+                            self.values[loop.var] = i0
+                            for s in loop.body:
+                                if s is m:
+                                    self.counted(t1, e1, lambda i1: self.inner(m, i1))
+                                else:
+                                    self.stmts([s])
+                        self.counted(t0, e0, row)
+                    self.counted(const(0), n, column, step=TILE_COLS)
+                self.counted(lo, hi, tile, step=TILE_ROWS)
+            with plain:
+                self.untiled_loop(loop, lo, hi, _Renderer(self.prog))
+
+    def inner(self, loop: Loop, i: Any) -> None:
+        """One iteration `i` of innermost `loop`."""
+        self.values[loop.var] = i
+        self.stmts(loop.body)
 
     def stream_itemsize(self, loop: Loop) -> int:
         """The element size of what `loop` stores when it may use non-temporal stores (see `streamed`), else 0: an

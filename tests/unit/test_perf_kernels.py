@@ -19,8 +19,9 @@ import pytest
 import lazyarr
 from lazyarr import Context, Tensor
 from lazyarr.graph.schedule import normalize, schedule
-from lazyarr.kernels import render_numba, runtime_numba
+from lazyarr.kernels import helper_ir, realize, render_numba, runtime_numba
 from lazyarr.kernels.lower import lower
+from lazyarr.kernels.native import NativeKernel
 from tests.helpers import assert_matches, kernel_count, option_prices
 
 rng = np.random.default_rng(8)
@@ -349,6 +350,40 @@ def test_loop_storing_to_a_buffer_it_reads_is_not_split() -> None:
     erf = np.vectorize(__import__("math").erf)
     np.testing.assert_allclose(t.numpy(), erf(np.log(x64) / np.sqrt(x64) + erf(x64 * 0.3) + np.exp(-x64)) / x64,
                                rtol=1e-5)
+
+
+@pytest.mark.parametrize("llvm", [1, 0])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_transposed_loops_run_tiled_with_numpys_values(dtype: type, llvm: int) -> None:
+    # a nest reading its inner loop at a stride of a multiple of TILE_ALIAS bytes runs in tiles (both renderers);
+    # tails in both loops, thread chunks that are no multiple of a tile, flipped and batched views, a transposed
+    # write into the buffer it reads, and a stride that keeps the plain nest must all give NumPy's values
+    cols = render_numba.TILE_ALIAS // np.dtype(dtype).itemsize
+    base = rng.standard_normal((45, cols)).astype(dtype)
+    square = rng.standard_normal((cols, cols)).astype(dtype)
+    batch = rng.standard_normal((3, 40, cols)).astype(dtype)
+    other = rng.standard_normal((45, cols + 3)).astype(dtype)
+    (src,) = _sources(lambda: Tensor(base).T + 1)
+    assert "_t in range(" in src and f"% {render_numba.TILE_ALIAS} == 0" in src
+    assert all("_t in range(" not in s for s in _sources(lambda: Tensor(base) + 1))
+    cases = [
+        (lambda x: x.T + 1, base, base.T + 1),
+        (lambda x: x[:, :300].T * 2, base, base[:, :300].T * 2),
+        (lambda x: x.T[::-1, ::-1] - 3, base, base.T[::-1, ::-1] - 3),
+        (lambda x: x + x.T, square, square + square.T),
+        (lambda x: x.permute(0, 2, 1) * 0.5, batch, batch.transpose(0, 2, 1) * dtype(0.5)),
+        (lambda x: x[:, :cols].T + 1, other, other[:, :cols].T + 1),
+    ]
+    realize._kernels.clear()
+    runtime_numba._compiled.clear()
+    with Context(LLVM=llvm, NATIVE=0, PARALLEL_MIN=1000, NUM_THREADS=2):
+        for fn, host, want in cases:
+            np.testing.assert_array_equal(fn(Tensor(host)).numpy(), want)
+        t = Tensor(square).realize()
+        t.assign(t.T + 1).realize()
+        np.testing.assert_array_equal(t.numpy(), square.T + 1)
+    native = [isinstance(k, NativeKernel) for k in runtime_numba._compiled.values()]
+    assert any(native) == bool(llvm and helper_ir.available())
 
 
 def test_chain_and_softmax_kernels_are_packed_simd(tmp_path) -> None:  # noqa: ANN001

@@ -157,6 +157,8 @@ FAST_MINMAX = True
 # (benchmarks/bench_transpose.py, two threads): `x.T + 1` 3.97x faster at 1024x1024 float32, 4.78x at 4096x4096,
 # 2.51x at 1024x1024 float64, `x + x.T` 3.0x at 2048x2048, a batched transpose 1.70x; rows of 1000 unchanged. Tiles
 # of 32 x 8 were the fastest of 4-32 x 4-32 by hand on 1024-4096 squares. 0 for TILE_ROWS renders plain nests (A/B).
+# Rows a lane loop runs side by side when it holds a blocked row sum (`lane_blocked`; see `lower.STRIDED_ROW`).
+ROW_LANES = 16
 TILE_ROWS = 32
 TILE_COLS = 8
 TILE_ALIAS = 2048
@@ -204,6 +206,7 @@ class _Renderer:
         self.trig_small = False  # rendering the small-argument side of a trig loop (see TRIG)
         self.fast_minmax: set[str] = set()  # float max/min accumulators updated by fmax_fast/fmin_fast (minmax_loop)
         self.fission_scratch: list[str] = []  # SSA names passed between the stages of a split loop
+        self.lane_scratch: set[str] = set()  # scratch rows of blocked sums inside lane loops ("f32", "f64")
         self.defs = {s.name: s for s in _instrs(prog.body)}  # every SSA instruction by name
         self.trips: dict[str, str] = {}  # loop variable -> its extent (all threads' chunks together), plain loops
 
@@ -393,8 +396,9 @@ class _Renderer:
             if name is not None:
                 self.ref[name] = f"{name}_l[{v}_l]"
                 self.lanes.append(name)
-        self.lines += [f"{pad}for {v}_b in range({start}, {stop}, LANES):",
-                       f"{pad}    {v}_m = min(LANES, {stop} - {v}_b)"]
+        step = ROW_LANES if _has_blocked(loop.body) else "LANES"
+        self.lines += [f"{pad}for {v}_b in range({start}, {stop}, {step}):",
+                       f"{pad}    {v}_m = min({step}, {stop} - {v}_b)"]
         self.lane_body(loop.body, v, depth + 1)
 
     def lane_body(self, stmts: list[Stmt], v: str, depth: int) -> None:
@@ -409,11 +413,46 @@ class _Renderer:
                 for r in run:
                     self.stmt(r, depth + 1)
                 run = []
-            if s is not None:
+            if s is not None and (upd := self.blocked_sum(s)) is not None:
+                self.lane_blocked(s, upd, v, depth)
+            elif s is not None:
                 assert isinstance(s, Loop) and not s.parallel
                 self.dtypes[s.var] = dtypes.int64
                 self.lines.append(f"{pad}for {s.var} in range({s.extent}):")
                 self.lane_body(s.body, v, depth + 1)
+
+    def lane_blocked(self, loop: Loop, upd: AccUpdate, v: str, depth: int) -> None:
+        """Blocked row-sum `loop` inside lane loop `v` (rows side by side, see `lower.STRIDED_ROW`): a block of
+        REDUCE_BLOCK elements of every lane's row is computed into a scratch row per lane, then each lane's block is
+        summed as `blocked_loop` sums it (`scratch_sum`: block_sum, or short_sum below SHORT_BLOCK elements), and the
+        block sums added in order. So each row gets the bits it gets alone; the loop's other statements run for each
+        element in the same order along each row."""
+        pad, r = "    " * depth, loop.var
+        dt = self.dtypes[upd.acc]
+        suffix = "f64" if dt.itemsize == 8 else "f32"
+        tmp, seg = f"ltmp_{suffix}", f"{upd.acc}_{r}"
+        self.lane_scratch.add(suffix)
+        self.dtypes[r] = self.dtypes[f"{r}_b"] = dtypes.int64
+        self.dtypes[seg] = dt
+        self.ref[seg] = f"{seg}_l[{v}_l]"
+        self.lanes.append(seg)
+        acc, part = self.ref.get(upd.acc, upd.acc), self.ref[seg]
+        self.lines += [f"{pad}for {v}_l in range({v}_m):",
+                       f"{pad}    {part} = {render_const(-0.0, dt)}",
+                       f"{pad}for {r}_b in range(0, {loop.extent}, REDUCE_BLOCK):",
+                       f"{pad}    {r}_m = min(REDUCE_BLOCK, {loop.extent} - {r}_b)",
+                       f"{pad}    for {r} in range({r}_b, {r}_b + {r}_m):",
+                       f"{pad}        for {v}_l in range({v}_m):",
+                       f"{pad}            {v} = {v}_b + {v}_l"]
+        for inner in loop.body:
+            if inner is not upd:
+                self.stmt(inner, depth + 3)
+        src = self.ref.get(upd.src, upd.src)
+        self.lines += [f"{pad}            {tmp}[np.uint64({v}_l * REDUCE_BLOCK + {r} - {r}_b)] = {src}",
+                       f"{pad}    for {v}_l in range({v}_m):",
+                       *self.scratch_sum(f"{r}_m", part, dt, tmp, f"{pad}        ", f"{v}_l * REDUCE_BLOCK"),
+                       f"{pad}for {v}_l in range({v}_m):",
+                       f"{pad}    {acc} = {np_type(dt)}({acc} + {part})"]
 
     def ranged_checks(self, loop: Loop) -> tuple[list[tuple[str, Ops, str]], set[str]]:
         """((argument, op, "f32"/"f64") of each ranged op in innermost `loop`, the names computing the arguments) when
@@ -907,6 +946,8 @@ class _Renderer:
         # block-sum scratch by np.empty: on the stack (stack_empty) LLVM compiled the row sums 2-2.5x slower, so such
         # kernels stay Numba-only (not native.py-loadable); lane scratch is on the stack (no allocation per launch)
         scratch = [f"    tmp_{t} = np.empty({ROW_CHUNK}, np.float{t[1:]})" for t in sorted(self.scratch)]
+        scratch += [f"    ltmp_{t} = np.empty({ROW_LANES} * REDUCE_BLOCK, np.float{t[1:]})"
+                    for t in sorted(self.lane_scratch)]
         scratch += [f"    {n}_l = stack_empty(LANES, {np_type(self.dtypes[n])})" for n in self.lanes]
         scratch += [f"    {n}_s = stack_empty({FISSION_BLOCK}, {np_type(self.dtypes[n])})"
                     for n in self.fission_scratch]
@@ -920,6 +961,11 @@ def loads_repeat(body: list[Stmt]) -> bool:
     gemm_store = any(isinstance(s, Store) for s in body) and \
         any(isinstance(s, Instr) and s.op == "gemm_load" for s in body)
     return not reads_what_it_stores(body) and not gemm_store
+
+
+def _has_blocked(stmts: list[Stmt]) -> bool:
+    """Whether `stmts` hold a `blocked` loop, at any depth."""
+    return any(isinstance(s, Loop) and (s.blocked or _has_blocked(s.body)) for s in stmts)
 
 
 def reads_what_it_stores(body: list[Stmt]) -> bool:

@@ -386,6 +386,40 @@ def test_transposed_loops_run_tiled_with_numpys_values(dtype: type, llvm: int) -
     assert any(native) == bool(llvm and helper_ir.available())
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_row_reductions_of_transposed_views_run_rows_side_by_side_with_their_own_bits(dtype: type) -> None:
+    # a row reduction reading its rows down the columns of a buffer runs rows side by side (lanes), each row summed in
+    # its own blocks: the bits of the same sum over a contiguous copy (and of FUSE=0), NumPy's values; row counts that
+    # are not a multiple of the lanes, rows shorter than a short block, between a short and a full block, several
+    # blocks with a tail, thread chunks, and max/min with NaN and signed zeros
+    for rows, length in ((37, 10), (20, 77), (50, 300), (3, 128)):
+        w = rng.standard_normal((length, rows + 16)).astype(dtype)  # rows of a are read at a stride of 16 or more
+        w[length // 2, 1] = np.nan
+        w[:, 2] = -np.abs(w[:, 2])
+        w[[0, length - 1], 2] = [-0.0, 0.0]
+        b = rng.standard_normal((rows, length)).astype(dtype)
+        c = np.ascontiguousarray(w[:, :rows].T)
+
+        def rows_of(x: Tensor) -> Tensor:
+            return x[:, :rows].T  # noqa: B023
+
+        srcs = _sources(lambda: rows_of(Tensor(w)).sum(1))  # noqa: B023
+        assert len(srcs) == 1 and f"range(start, end, {render_numba.ROW_LANES})" in srcs[0]
+        with Context(PARALLEL_MIN=64, NUM_THREADS=2):
+            for fn in (lambda x: x.sum(1), lambda x: x.mean(1), lambda x: x.var(1), lambda x: (x * 3).sum(1),
+                       lambda x: x.max(1), lambda x: x.min(1), lambda x: x.exp().sum(1)):
+                got = fn(rows_of(Tensor(w))).numpy()
+                np.testing.assert_array_equal(got, fn(Tensor(c)).numpy())
+            fused, unfused = both_ways(lambda x, y: (rows_of(x) * y).sum(1), w, b)
+            np.testing.assert_array_equal(fused, unfused)
+        np.testing.assert_allclose(fused, (c.astype(np.float64) * b).sum(1), rtol=1e-5, atol=1e-5)
+        got = rows_of(Tensor(w)).max(1).numpy()
+        np.testing.assert_array_equal(got, np.max(c, 1))
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(np.max(c, 1)))
+        np.testing.assert_allclose(rows_of(Tensor(w)).sum(1).numpy(), c.astype(np.float64).sum(1), rtol=1e-5,
+                                   atol=1e-5)
+
+
 def test_chain_and_softmax_kernels_are_packed_simd(tmp_path) -> None:  # noqa: ANN001
     a, b, c, d = (Tensor(rng.standard_normal(256).astype(np.float32)).realize() for _ in range(4))
     (src,) = _sources(lambda: a * b + c * (-d).exp() * a.sin())

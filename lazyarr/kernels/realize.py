@@ -1,7 +1,8 @@
 """Execution: normalized roots in, the schedule run on real buffers, the roots' results (over BUFFERs) out.
 
-Every kernel launch goes through `ExecItem.run`; while `capturing` is non-empty each launch is also handed to the
-capturers (the JIT), and the frontend asks them before it reads tensor data
+Every kernel launch goes through `ExecItem.run`, except an eager plan's native kernels while nobody captures
+(`Plan._run_direct`, the same launches without the per-launch bookkeeping); while `capturing` is non-empty each launch
+is also handed to the capturers (the JIT), and the frontend asks them before it reads tensor data
 (`check_data_read`), so this module never imports the JIT.
 """
 
@@ -25,7 +26,7 @@ from lazyarr.graph.schedule import (
 )
 from lazyarr.graph.uop import UOp, toposort
 from lazyarr.helpers import flag, prod
-from lazyarr.kernels import cuda_check, render_llvm, render_numba, runtime_cuda, runtime_numba
+from lazyarr.kernels import cuda_check, native, render_llvm, render_numba, runtime_cuda, runtime_numba
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.lower import STREAM_MIN_BYTES, Lowered, lower
 from lazyarr.kernels.stats import COUNTERS
@@ -173,18 +174,30 @@ class Plan:
     kernels: list[CompiledKernel]
     launches: list[tuple[CompiledKernel, tuple[int, ...]]] = field(init=False)
     small_gemms: bool = field(init=False)
+    # when every kernel is a native one: per launch (entry point, buffer indices, scalar args, parallel, outer loop
+    # extent, work), the launch `ExecItem.execute` makes, without an ExecItem and its checks (see `run`)
+    direct: list[tuple[Any, tuple[int, ...], tuple[int | float, ...], bool, int, int]] | None = field(init=False)
+    counts: tuple[int, int, int] = field(init=False)  # kernels, bytes moved and flops of one run (for COUNTERS)
 
     def __post_init__(self) -> None:
         self.launches = [(k, item.bufs) for k, item in zip(self.kernels, self.schedule.items)]
         # its matmuls are all small: BLAS runs them on SMALL_BLAS_THREADS threads (waking OpenBLAS's other threads
         # for a small product costs more than it saves, and a spinning one slows the next kernel's threads)
         self.small_gemms = runtime_numba.small_gemms([k.lowered for k in self.kernels])
+        self.direct = None
+        if all(k.fn.__class__ is runtime_numba.NativeKernel for k in self.kernels) and not self.small_gemms:
+            self.direct = [(k.fn.raw, slots, tuple(k.lowered.args), k.lowered.program.parallel, k.lowered.outer_size,
+                            k.lowered.work) for k, slots in self.launches]
+        self.counts = (len(self.kernels), sum(k.bytes_per_launch for k in self.kernels),
+                       sum(k.lowered.flops for k in self.kernels))
 
     def run(self, inputs: list[Buffer], device: str) -> list[UOp]:
         """Launch the kernels on `inputs` (and new buffers on `device`); returns each root's value over BUFFERs."""
         bufs = [Buffer(b.size, b.dtype, device) if isinstance(b, NewBuffer) else inputs[b]
                 for b in self.schedule.buffers]
-        if self.small_gemms and (cap := runtime_numba.small_blas_threads()):
+        if self.direct is not None and not capturing and not flag("DEBUG"):
+            self._run_direct(bufs)
+        elif self.small_gemms and (cap := runtime_numba.small_blas_threads()):
             with runtime_numba.blas_threads(cap):
                 for kernel, slots in self.launches:
                     ExecItem(kernel, [bufs[i] for i in slots]).run()
@@ -192,6 +205,31 @@ class Plan:
             for kernel, slots in self.launches:
                 ExecItem(kernel, [bufs[i] for i in slots]).run()
         return [_substitute(r, bufs) for r in self.schedule.results]
+
+    def _run_direct(self, bufs: list[Buffer]) -> None:
+        """The native kernels launched as `ExecItem.execute` launches them (an eager op's usual path: no capturer
+        watches, no DEBUG line to print); the counters are added once for the whole plan."""
+        start = time.perf_counter()
+        parallel_min = flag("PARALLEL_MIN")
+        for raw, slots, scalars, parallel, outer, work in self.direct or ():
+            arrays: list[int] = []
+            for i in slots:
+                b = bufs[i]
+                arrays += (b._address or b.address(), b.size)
+            if not parallel:
+                status = raw(*arrays, *scalars)
+            elif work < parallel_min or outer <= 1:
+                status = raw(*arrays, 0, outer, *scalars)
+            else:
+                runtime_numba.launch(raw, arrays, list(scalars), True, outer, work)
+                status = 0
+            if status:
+                native.check(status, str(raw))
+        kernels, moved, flops = self.counts
+        COUNTERS.kernels_launched += kernels
+        COUNTERS.bytes_moved += moved
+        COUNTERS.flops += flops
+        COUNTERS.kernel_time += time.perf_counter() - start
 
 
 # plans by `structure_key`, the device and the flags that change a schedule or its kernels (BLAS: a matmul is a BLAS

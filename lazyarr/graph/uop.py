@@ -49,7 +49,7 @@ class UOp:
     """One node: `op` applied to `src` with static `arg`, producing `dtype` values of `shape`."""
 
     # equality and hashing are object identity (object's own, in C): hash-consing makes identity structural
-    __slots__ = ("op", "dtype", "src", "arg", "shape", "users", "holders", "__weakref__")
+    __slots__ = ("op", "dtype", "src", "arg", "shape", "users", "holders", "storage_free", "__weakref__")
 
     op: Ops
     dtype: DType
@@ -60,6 +60,8 @@ class UOp:
     # that registered as holding it (`add_holder`); both keep dead or stale entries until a sweep
     users: list[weakref.ref[UOp]]
     holders: list[weakref.ref[Any]] | None
+    # whether no BUFFER or ASSIGN is below (or is) the node: None until `storage_free` is asked
+    storage_free: bool | None
 
     def __new__(cls, op: Ops, dtype: DType, src: tuple[UOp, ...] = (), arg: Any = None) -> UOp:
         # arg_key inlined: this runs for every node of every eager op
@@ -77,6 +79,7 @@ class UOp:
         _set_shape(self, shape)
         _set_users(self, [])
         _set_holders(self, None)
+        _set_storage_free(self, None)
         ref = _cache[key] = weakref.ref(self, functools.partial(_drop_cached, key))
         for s in src:  # this runs for every source of every new node
             users = s.users
@@ -193,8 +196,27 @@ def _drop_cached(key: tuple, ref: weakref.ref[UOp]) -> None:
 
 
 # a new UOp's slots are set through their descriptors (its own __setattr__ refuses, so that UOps stay immutable)
-_set_op, _set_dtype, _set_src, _set_arg, _set_shape, _set_users, _set_holders = (
-    UOp.__dict__[name].__set__ for name in ("op", "dtype", "src", "arg", "shape", "users", "holders"))
+_set_op, _set_dtype, _set_src, _set_arg, _set_shape, _set_users, _set_holders, _set_storage_free = (
+    UOp.__dict__[name].__set__ for name in ("op", "dtype", "src", "arg", "shape", "users", "holders", "storage_free"))
+_STORAGE_OPS = frozenset({Ops.BUFFER, Ops.ASSIGN})
+
+
+def storage_free(u: UOp) -> bool:
+    """Whether no BUFFER or ASSIGN is below (or is) `u`: such a graph reads no storage, so it is the same under every
+    renumbering of buffers (`schedule.normalize` leaves it as it is). Computed once per node (`UOp.storage_free`)."""
+    stack = [u]
+    while stack:
+        n = stack[-1]
+        if n.storage_free is not None:
+            stack.pop()
+            continue
+        pending = [s for s in n.src if s.storage_free is None]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        _set_storage_free(n, n.op not in _STORAGE_OPS and all(s.storage_free for s in n.src))
+    return bool(u.storage_free)
 
 
 _prune_lock = threading.Lock()

@@ -109,3 +109,43 @@ def test_write_read_by_a_pending_graph_keeps_its_plan_step_after_step() -> None:
         if step == 2:
             created = lazyarr.stats().schedules_created
     assert lazyarr.stats().schedules_created == created
+
+
+def test_cached_plan_misses_on_every_change_but_the_data() -> None:
+    # an eager op's plan is looked up by the structure of its graph, where a subgraph that reads no storage (a
+    # broadcast constant) is its own hash-consed node: a plan is reused only for new data, never for another
+    # constant (not even -0.0 for 0.0), dtype, shape, view, constant shape, operand order or FUSE setting
+    rng = np.random.default_rng(4)
+    a32 = rng.standard_normal(12).astype(np.float32)
+    ta, tb = Tensor(a32).realize(), Tensor(rng.standard_normal(12).astype(np.float32)).realize()
+    t64, ti = Tensor(a32.astype(np.float64)).realize(), Tensor(np.arange(12, dtype=np.int32)).realize()
+    cases = [
+        (lambda: ta + 1.0, lambda: a32 + np.float32(1)),
+        (lambda: ta + 2.0, lambda: a32 + np.float32(2)),
+        (lambda: ta * 0.0, lambda: a32 * np.float32(0)),
+        (lambda: ta * -0.0, lambda: a32 * np.float32(-0.0)),
+        (lambda: t64 + 1.0, lambda: a32.astype(np.float64) + 1),
+        (lambda: ti + 1, lambda: np.arange(12, dtype=np.int32) + 1),
+        (lambda: ta[::2] + 1.0, lambda: a32[::2] + np.float32(1)),
+        (lambda: ta[1:7] + 1.0, lambda: a32[1:7] + np.float32(1)),
+        (lambda: ta.reshape(3, 4) + 1.0, lambda: a32.reshape(3, 4) + np.float32(1)),
+        (lambda: ta.reshape(3, 4) + Tensor.full((3, 4), 1.0), lambda: a32.reshape(3, 4) + np.float32(1)),
+        (lambda: ta.reshape(3, 4) + Tensor.full((1, 4), 1.0), lambda: a32.reshape(3, 4) + np.float32(1)),
+        (lambda: ta - ta * 2.0, lambda: a32 - a32 * np.float32(2)),
+        (lambda: ta - tb * 2.0, lambda: a32 - tb.numpy() * np.float32(2)),
+        (lambda: tb - ta * 2.0, lambda: tb.numpy() - a32 * np.float32(2)),
+        (lambda: Tensor.full((12,), 3.0) * 2.0, lambda: np.full(12, 6, np.float32)),
+        (lambda: Tensor.full((12,), 3.0) * 3.0, lambda: np.full(12, 9, np.float32)),
+    ]
+    for build, ref in cases:
+        got = build().numpy()
+        np.testing.assert_array_equal(got, ref())
+        assert got.dtype == ref().dtype and np.array_equal(np.signbit(got), np.signbit(ref()))
+    created = lazyarr.stats().schedules_created
+    for build, ref in cases:  # every structure is in the cache now: no new schedule, the same values
+        np.testing.assert_array_equal(build().numpy(), ref())
+    assert lazyarr.stats().schedules_created == created
+    with lazyarr.Context(FUSE=0), kernel_count(2):
+        np.testing.assert_array_equal(((ta + 1.0) * 2.0).numpy(), (a32 + np.float32(1)) * np.float32(2))
+    with kernel_count(1):
+        np.testing.assert_array_equal(((ta + 1.0) * 2.0).numpy(), (a32 + np.float32(1)) * np.float32(2))

@@ -20,7 +20,7 @@ from lazyarr.graph.alias import overlaps, simplify
 from lazyarr.graph.ops import GroupOp, Ops
 from lazyarr.graph.pattern import PatternMatcher, UPat, graph_rewrite
 from lazyarr.graph.rules import pushdown, symbolic
-from lazyarr.graph.uop import ParamArg, UOp, arg_key, assign_storage, storage_free, toposort
+from lazyarr.graph.uop import ParamArg, UOp, arg_key, assign_storage, toposort
 from lazyarr.graph.verify import verify_graph
 from lazyarr.graph.view import View
 from lazyarr.helpers import flag, prod
@@ -114,11 +114,10 @@ def structure_key(roots: list[UOp], nodes: list[UOp] | None = None) -> tuple[tup
     BUFFER args in slot order (what `normalize` returns second). Builds no UOps, so it is cheaper than `normalize`.
 
     One depth-first walk in `toposort`'s order (sources in order, each node after its sources). A node that reads no
-    storage (`storage_free`: a broadcast constant, say) is its own entry and is not walked: `normalize` leaves it as
+    storage (`UOp.storage_free`: a broadcast constant, say) is its own entry and is not walked: `normalize` leaves it as
     it is, and being hash-consed, it is the same object exactly when it is the same graph. Every other node is
     appended to `nodes` when given (each ASSIGN among them)."""
     index: dict[UOp, int] = {}
-    slots: dict[UOp, int] = {}
     args: list[Any] = []
     key: list[Any] = []
     buffer_op, param_op = Ops.BUFFER, Ops.PARAM  # locals: an Enum member lookup is slow on Python 3.11
@@ -129,8 +128,7 @@ def structure_key(roots: list[UOp], nodes: list[UOp] | None = None) -> tuple[tup
             if node in index:
                 continue
             if not expanded:
-                free = node.storage_free
-                if free or (free is None and storage_free(node)):
+                if node.storage_free:
                     index[node] = len(key)
                     key.append(node)
                     continue
@@ -140,11 +138,9 @@ def structure_key(roots: list[UOp], nodes: list[UOp] | None = None) -> tuple[tup
                         if s not in index:
                             stack.append((s, False))
                     continue
-            if node.op is buffer_op:
-                if node not in slots:
-                    slots[node] = len(args)
-                    args.append(node.arg)
-                entry: Any = (param_op, node.dtype, slots[node], node.arg.size)
+            if node.op is buffer_op:  # (each node comes here once: its slot is the next one)
+                entry: Any = (param_op, node.dtype, len(args), node.arg.size)
+                args.append(node.arg)
             else:
                 entry = (node.op, node.dtype, arg_key(node.arg), tuple(map(index.__getitem__, node.src)))
             index[node] = len(key)

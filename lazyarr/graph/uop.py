@@ -60,8 +60,9 @@ class UOp:
     # that registered as holding it (`add_holder`); both keep dead or stale entries until a sweep
     users: list[weakref.ref[UOp]]
     holders: list[weakref.ref[Any]] | None
-    # whether no BUFFER or ASSIGN is below (or is) the node: None until `storage_free` is asked
-    storage_free: bool | None
+    # no BUFFER or ASSIGN is below (or is) the node: it reads no storage, so it is the same under every renumbering of
+    # buffers (`schedule.normalize` leaves it as it is, and `schedule.structure_key` takes it as one entry)
+    storage_free: bool
 
     def __new__(cls, op: Ops, dtype: DType, src: tuple[UOp, ...] = (), arg: Any = None) -> UOp:
         # arg_key inlined: this runs for every node of every eager op
@@ -79,14 +80,17 @@ class UOp:
         _set_shape(self, shape)
         _set_users(self, [])
         _set_holders(self, None)
-        _set_storage_free(self, None)
         ref = _cache[key] = weakref.ref(self, functools.partial(_drop_cached, key))
+        free = op not in _STORAGE_OPS
         for s in src:  # this runs for every source of every new node
             users = s.users
             n = len(users)
             if n >= 16 and not n & (n - 1):
                 _prune(users)
             users.append(ref)
+            if free and not s.storage_free:
+                free = False
+        _set_storage_free(self, free)
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -185,6 +189,8 @@ class UOp:
 # constants built lately, kept alive so that `x * 2.0` in a loop finds its three nodes instead of building them again
 _recent_consts: dict[tuple, UOp] = {}
 
+_STORAGE_OPS = frozenset({Ops.BUFFER, Ops.ASSIGN})  # the nodes that make a graph read storage (`storage_free`)
+
 # live UOps by (op, dtype, ids of sources, arg key); an entry goes when its UOp dies. A plain dict of weak references
 # (rather than a WeakValueDictionary) because building UOps is on the path of every eager op.
 _cache: dict[tuple, weakref.ref[UOp]] = {}
@@ -198,27 +204,6 @@ def _drop_cached(key: tuple, ref: weakref.ref[UOp]) -> None:
 # a new UOp's slots are set through their descriptors (its own __setattr__ refuses, so that UOps stay immutable)
 _set_op, _set_dtype, _set_src, _set_arg, _set_shape, _set_users, _set_holders, _set_storage_free = (
     UOp.__dict__[name].__set__ for name in ("op", "dtype", "src", "arg", "shape", "users", "holders", "storage_free"))
-_STORAGE_OPS = frozenset({Ops.BUFFER, Ops.ASSIGN})
-
-
-def storage_free(u: UOp) -> bool:
-    """Whether no BUFFER or ASSIGN is below (or is) `u`: such a graph reads no storage, so it is the same under every
-    renumbering of buffers (`schedule.normalize` leaves it as it is). Computed once per node (`UOp.storage_free`)."""
-    stack = [u]
-    while stack:
-        n = stack[-1]
-        if n.storage_free is not None:
-            stack.pop()
-            continue
-        pending = [s for s in n.src if s.storage_free is None]
-        if pending:
-            stack.extend(pending)
-            continue
-        stack.pop()
-        _set_storage_free(n, n.op not in _STORAGE_OPS and all(s.storage_free for s in n.src))
-    return bool(u.storage_free)
-
-
 _prune_lock = threading.Lock()
 
 
@@ -256,7 +241,9 @@ def readers(nodes: list[UOp]) -> set[UOp]:
         n = stack.pop()
         if n not in found:
             found.add(n)
-            stack.extend(u for r in n.users if (u := r()) is not None and u not in found)
+            for r in n.users:  # (a loop, not a generator: most nodes an eager op computes have no live users)
+                if (u := r()) is not None and u not in found:
+                    stack.append(u)
     return found
 
 

@@ -38,7 +38,7 @@ def realize_tensors(tensors: Iterable[Tensor]) -> None:
     if not todo:
         return
     with WRITE_LOCK:  # (another thread's write or realisation would change the arrays this one repoints)
-        devices = dict.fromkeys(t.device for t in todo)
+        devices = dict.fromkeys(t.device for t in todo) if len(todo) > 1 else (todo[0].device,)
         if len(devices) == 1:
             _realize_on(todo[0].device, todo)
             return
@@ -141,6 +141,8 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
     # storage was overwritten), such a graph needs no walk
     keep_realized = not any(is_realized(k) for k in mapping)
     changing = readers(list(mapping))
+    # no live node reads a replaced one (an eager op's usual case): every node to rebuild is itself replaced
+    replaced_only = len(changing) == len(mapping)
     memo: dict[UOp, UOp] = {}
 
     def stop_at(n: UOp) -> UOp | None:  # what stops the rebuild: replaced nodes and at nodes that read no replaced node
@@ -156,13 +158,13 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
         u = t.uop
         if keep_realized and (u.op is _BUFFER or is_realized(u)):  # most live tensors are whole realised arrays
             continue
-        new = memo.get(u) or sub(u)
+        new = mapping[u] if replaced_only else memo.get(u) or sub(u)
         if new is not u:
             t.uop = new
             hold(t)
     for g in groups.values():
         if not (keep_realized and is_realized(g.base)):
-            g.base = sub(g.base)
+            g.base = mapping.get(g.base, g.base) if replaced_only else sub(g.base)
     claimed: set[int] = set()
     for root in roots:
         result = mapping[root]

@@ -1,6 +1,6 @@
 """Execution: normalized roots in, the schedule run on real buffers, the roots' results (over BUFFERs) out.
 
-Every kernel launch goes through `ExecItem.run`, except an eager plan's native kernels while nobody captures
+Every kernel launch goes through `ExecItem.run`, except an eager plan's CPU kernels while nobody captures
 (`Plan._run_direct`, the same launches without the per-launch bookkeeping); while `capturing` is non-empty each launch
 is also handed to the capturers (the JIT), and the frontend asks them before it reads tensor data
 (`check_data_read`), so this module never imports the JIT.
@@ -174,9 +174,9 @@ class Plan:
     kernels: list[CompiledKernel]
     launches: list[tuple[CompiledKernel, tuple[int, ...]]] = field(init=False)
     small_gemms: bool = field(init=False)
-    # when every kernel is a native one: per launch (entry point, buffer indices, scalar args, parallel, outer loop
-    # extent, work), the launch `ExecItem.execute` makes, without an ExecItem and its checks (see `run`)
-    direct: list[tuple[Any, tuple[int, ...], tuple[int | float, ...], bool, int, int]] | None = field(init=False)
+    # when every kernel is a CPU one (native, or a Numba dispatcher), the launches `ExecItem.execute` makes, without an
+    # ExecItem and its checks (see `_run_direct`)
+    direct: list[_Direct] | None = field(init=False)
     counts: tuple[int, int, int] = field(init=False)  # kernels, bytes moved and flops of one run (for COUNTERS)
 
     def __post_init__(self) -> None:
@@ -184,10 +184,8 @@ class Plan:
         # its matmuls are all small: BLAS runs them on SMALL_BLAS_THREADS threads (waking OpenBLAS's other threads
         # for a small product costs more than it saves, and a spinning one slows the next kernel's threads)
         self.small_gemms = runtime_numba.small_gemms([k.lowered for k in self.kernels])
-        self.direct = None
-        if all(k.fn.__class__ is runtime_numba.NativeKernel for k in self.kernels) and not self.small_gemms:
-            self.direct = [(k.fn.raw, slots, tuple(k.lowered.args), k.lowered.program.parallel, k.lowered.outer_size,
-                            k.lowered.work) for k, slots in self.launches]
+        cpu = all(k.fn is not None and not isinstance(k.fn, runtime_cuda.CudaProgram) for k in self.kernels)
+        self.direct = [_Direct(k, slots) for k, slots in self.launches] if cpu and not self.small_gemms else None
         self.counts = (len(self.kernels), sum(k.bytes_per_launch for k in self.kernels),
                        sum(k.lowered.flops for k in self.kernels))
 
@@ -207,29 +205,52 @@ class Plan:
         return [_substitute(r, bufs) for r in self.schedule.results]
 
     def _run_direct(self, bufs: list[Buffer]) -> None:
-        """The native kernels launched as `ExecItem.execute` launches them (an eager op's usual path: no capturer
-        watches, no DEBUG line to print); the counters are added once for the whole plan."""
+        """The kernels launched as `ExecItem.execute` launches them (an eager op's usual path: no capturer watches, no
+        DEBUG line to print); the counters are added once for the whole plan."""
         start = time.perf_counter()
         parallel_min = flag("PARALLEL_MIN")
-        for raw, slots, scalars, parallel, outer, work in self.direct or ():
-            arrays: list[int] = []
-            for i in slots:
-                b = bufs[i]
-                arrays += (b._address or b.address(), b.size)
-            if not parallel:
-                status = raw(*arrays, *scalars)
-            elif work < parallel_min or outer <= 1:
-                status = raw(*arrays, 0, outer, *scalars)
+        for d in self.direct or ():
+            if d.native:
+                arrays: list[Any] = []
+                for i in d.slots:
+                    b = bufs[i]
+                    arrays += (b._address or b.address(), b.size)
             else:
-                runtime_numba.launch(raw, arrays, list(scalars), True, outer, work)
-                status = 0
-            if status:
-                native.check(status, str(raw))
+                arrays = [bufs[i].kernel_array() for i in d.slots]
+            if not d.parallel or d.work < parallel_min or d.outer <= 1:
+                status = d.fn(*arrays, *d.whole)
+                if status:
+                    native.check(status, str(d.fn))
+            else:
+                runtime_numba.launch(d.fn, arrays, d.scalars, True, d.outer, d.work)
         kernels, moved, flops = self.counts
         COUNTERS.kernels_launched += kernels
         COUNTERS.bytes_moved += moved
         COUNTERS.flops += flops
         COUNTERS.kernel_time += time.perf_counter() - start
+
+
+class _Direct:
+    """One launch of `Plan._run_direct`: the callable (a native kernel's ctypes entry point, taking each buffer as its
+    (address, size), or a Numba dispatcher, taking arrays), the plan's buffer indices, and the scalars after the
+    buffers of a launch over the whole first loop (`whole`: ctypes values for a native kernel, converted once) or of a
+    split one (`scalars`, `runtime_numba.launch`'s)."""
+
+    __slots__ = ("fn", "slots", "native", "whole", "scalars", "parallel", "outer", "work")
+
+    def __init__(self, kernel: CompiledKernel, slots: tuple[int, ...]) -> None:
+        low = kernel.lowered
+        self.native = isinstance(kernel.fn, runtime_numba.NativeKernel)
+        self.fn = kernel.fn.raw if self.native else kernel.fn
+        self.slots = slots
+        self.scalars = list(low.args)
+        self.parallel, self.outer, self.work = low.program.parallel, low.outer_size, low.work
+        whole = [0, low.outer_size, *low.args] if low.program.parallel else list(low.args)
+        if self.native:  # a value of the parameter's own ctypes type passes unconverted (0.3 of a 1.4 us call)
+            kinds = self.fn.argtypes[2 * len(slots):]
+            assert len(kinds) == len(whole), f"kernel takes {len(kinds)} scalars, given {len(whole)}"
+            whole = [kind(v) for kind, v in zip(kinds, whole)]
+        self.whole = tuple(whole)
 
 
 # plans by `structure_key`, the device and the flags that change a schedule or its kernels (BLAS: a matmul is a BLAS

@@ -169,7 +169,7 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
     for root in roots:
         result = mapping[root]
         base = strip_movement(result)[1]
-        fresh = base.op is Ops.BUFFER and base.arg not in inputs and id(base.arg) not in claimed
+        fresh = base.op is _BUFFER and base.arg not in inputs and id(base.arg) not in claimed
         if fresh:
             claimed.add(id(base.arg))
         if root in owners:

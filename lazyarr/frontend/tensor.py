@@ -44,6 +44,8 @@ from lazyarr.helpers import flag, prod
 from lazyarr.kernels import realize as realize_module
 from lazyarr.kernels.device import Buffer, canonical_device
 
+_BUFFER = Ops.BUFFER  # a module constant: an Enum member lookup is slow on Python 3.11
+
 
 class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, AutogradMixin, NNMixin,
              NumpyMixin, NdarrayMethodsMixin):
@@ -169,7 +171,7 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         if self.size == 0:
             return np.zeros(self.shape, dtype=self.dtype.np_name)
         self.realize()
-        if self.uop.op is Ops.BUFFER:  # a whole storage (an eager op's usual result)
+        if self.uop.op is _BUFFER:  # a whole storage (an eager op's usual result)
             return self.uop.arg.numpy().copy()
         buf, view = self._buffer_view()
         base = buf.numpy()

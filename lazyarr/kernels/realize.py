@@ -303,9 +303,12 @@ def run_schedule(sched: Schedule, inputs: list[Buffer], device: str | None = Non
     return bufs
 
 
+_PARAM, _BUFFER = Ops.PARAM, Ops.BUFFER  # module constants: an Enum member lookup is slow on Python 3.11
+
+
 def _substitute(u: UOp, bufs: list[Buffer]) -> UOp:
-    if u.op is Ops.PARAM:
-        return UOp(Ops.BUFFER, u.dtype, (), bufs[u.arg.slot])
+    if u.op is _PARAM:
+        return UOp(_BUFFER, u.dtype, (), bufs[u.arg.slot])
     if not u.src:
         return u
     return UOp(u.op, u.dtype, tuple(_substitute(s, bufs) for s in u.src), u.arg)

@@ -139,7 +139,7 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
     # only the tensors holding a node made over a replaced one can change (found from the replaced nodes up); every
     # node of a view of storage (or of a bare constant) is one too, so when `mapping` replaces no such node (no
     # storage was overwritten), such a graph needs no walk
-    keep_realized = not any(is_realized(k) for k in mapping)
+    keep_realized = not any(map(is_realized, mapping))
     changing = readers(list(mapping))
     # no live node reads a replaced one (an eager op's usual case): every node to rebuild is itself replaced
     replaced_only = len(changing) == len(mapping)

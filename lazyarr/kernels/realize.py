@@ -25,7 +25,7 @@ from lazyarr.graph.schedule import (
     structure_key,
 )
 from lazyarr.graph.uop import UOp, toposort
-from lazyarr.helpers import flag, prod
+from lazyarr.helpers import flag, flags, prod
 from lazyarr.kernels import cuda_check, native, render_llvm, render_numba, runtime_cuda, runtime_numba
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.lower import STREAM_MIN_BYTES, Lowered, lower
@@ -257,6 +257,7 @@ class _Direct:
 # call or a loop kernel); an eager op on new data only looks its plan up (no normalize, no schedule or kernel cache
 # lookups)
 _plans: dict[tuple[Any, ...], Plan] = {}
+_PLAN_FLAGS = ("FUSE", "VERIFY", "BLAS", "VECTOR_WIDTH", "SCHEDULE_CACHE")  # SCHEDULE_CACHE last: read on its own
 PLAN_CACHE_SIZE = 2048
 
 
@@ -269,8 +270,10 @@ def realize_uops(roots: list[UOp], device: str = "CPU",
     for b in inputs:
         if b.device != device:
             raise ValueError(f"a computation on {device} reads a tensor on {b.device}; move it with .to({device!r})")
-    plan_key = (key, device, flag("FUSE"), flag("VERIFY"), flag("BLAS"), flag("VECTOR_WIDTH"))
-    plan = _plans.get(plan_key) if flag("SCHEDULE_CACHE") else None
+    settings = flags(_PLAN_FLAGS)
+    plan_key = (key, device, settings)
+    cached = settings[-1]  # SCHEDULE_CACHE
+    plan = _plans.get(plan_key) if cached else None
     if plan is None:
         norm, norm_inputs = normalize(roots)
         # a cached plan is run on the buffers structure_key finds, so they must be normalize's, in its slot order
@@ -279,7 +282,7 @@ def realize_uops(roots: list[UOp], device: str = "CPU",
         sched = schedule(norm)
         COUNTERS.schedules_created += schedule_module.schedules_created - before
         plan = Plan(sched, [get_kernel(item, _sizes(sched, item, inputs), device) for item in sched.items])
-        if flag("SCHEDULE_CACHE"):
+        if cached:
             if len(_plans) >= PLAN_CACHE_SIZE:
                 del _plans[next(iter(_plans))]
             _plans[plan_key] = plan

@@ -86,7 +86,12 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
         mapping = dict(zip(roots, realize_uops(roots, device, structure)))
     for hook in realize_hooks:
         hook(mapping, written)
-    _apply(mapping, roots, owners, solo, set(structure[1]))
+    root = roots[0]
+    if not writes and len(mapping) == 1 and root in solo and solo[root]._group is None and \
+            not any(r() is not None for r in root.users):
+        _apply_alone(root, mapping[root], solo[root], structure[1])
+    else:
+        _apply(mapping, roots, owners, solo, set(structure[1]))
 
 
 def _outside_readers(overwritten: list[UOp], executed: set[UOp]) -> tuple[dict[UOp, UOp], list[UOp]]:
@@ -131,6 +136,21 @@ def _held_above(start: UOp, stops: set[UOp], versions: set[UOp], clones: list[UO
                 return True
         stack.extend(u for r in reversed(n.users) if (u := r()) is not None and u not in seen)
     return found
+
+
+def _apply_alone(root: UOp, result: UOp, t: Tensor, inputs: list[Buffer]) -> None:
+    """`_apply` for one computed graph that no live node reads (an eager op's usual case), realised for tensor `t`, a
+    view of no array: every tensor holding `root` (`t`, and any other that was given the same node) now holds
+    `result`, an array whose base was `root` now has `result` as its base, and `t` owns the new storage."""
+    for h in holding({root}):
+        if (g := h._group) is not None and g.base is root:
+            g.base = result
+        h.uop = result
+        hold(h)
+    base = strip_movement(result)[1]
+    if base.op is _BUFFER and base.arg not in inputs:
+        t._group = _Group(base, base.arg, t)
+        t._group.members.add(t)
 
 
 def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group], solo: dict[UOp, Tensor],

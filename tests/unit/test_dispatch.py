@@ -149,3 +149,40 @@ def test_cached_plan_misses_on_every_change_but_the_data() -> None:
         np.testing.assert_array_equal(((ta + 1.0) * 2.0).numpy(), (a32 + np.float32(1)) * np.float32(2))
     with kernel_count(1):
         np.testing.assert_array_equal(((ta + 1.0) * 2.0).numpy(), (a32 + np.float32(1)) * np.float32(2))
+
+
+def _holders_of_one_node() -> list[np.ndarray]:
+    """Tensors sharing the realised node in the ways an eager realisation repoints: another tensor given the same
+    (hash-consed) node, which is also an array's base (a view of it was made and dropped), then writes and reads."""
+    x = Tensor(np.arange(16, dtype=np.float32)).realize()
+    t = x + 1
+    same = x + 1
+    view = same.reshape(4, 4)
+    del view
+    before = lazyarr.stats().kernels_launched
+    t.realize()
+    node = t.uop
+    # both registered as holding the result (a later realisation finds them from it), the array's base repointed
+    out = [np.array([same.uop is node, same._group.base is node, sum(r() is t for r in node.holders or ()),
+                     sum(r() is same for r in node.holders or ())]), t.numpy(), same.numpy()]
+    same[0] = 100.0
+    t[1] = -5.0
+    later = t * 2 + same
+    out += [t.numpy(), same.numpy(), later.numpy(), x.numpy()]
+    return [*out, np.array([lazyarr.stats().kernels_launched - before])]
+
+
+def test_realising_one_unread_graph_repoints_as_the_general_path(monkeypatch) -> None:  # noqa: ANN001
+    # `_apply_alone` (one computed graph no live node reads) must leave every tensor as `_apply` would
+    from lazyarr.frontend import realisation
+
+    fast = _holders_of_one_node()
+    monkeypatch.setattr(realisation, "_apply_alone", lambda root, result, t, inputs: realisation._apply(
+        {root: result}, [root], {}, {root: t}, set(inputs)))
+    general = _holders_of_one_node()
+    for a, b in zip(fast, general):
+        np.testing.assert_array_equal(a, b)
+    ref = np.arange(16, dtype=np.float32) + 1
+    np.testing.assert_array_equal(fast[0], [1, 1, 1, 1])
+    np.testing.assert_array_equal(fast[1], ref)
+    np.testing.assert_array_equal(fast[2], ref)

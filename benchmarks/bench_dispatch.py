@@ -1,6 +1,7 @@
 """Dispatch overhead of tiny tensors (16 float32): an eager op to its realised result (`(x + 1).realize()`), to a host
-array (`(x + 1).numpy()`), a three-op chain that fuses into one kernel, `.numpy()` of a realised tensor, and the replay
-of a `@lazyarr.jit` function of five different tiny kernels (per kernel: the replay less a one-kernel replay, over 4).
+array (`(x + 1).numpy()`), a three-op chain that fuses into one kernel, `i + 1` on 16 int32, `.numpy()` of a realised
+tensor, and the replay of a `@lazyarr.jit` function of five different tiny kernels (per kernel: the replay less a
+one-kernel replay, over 4).
 
 Run: `PYTHONPATH=$PWD python benchmarks/bench_dispatch.py [--repeat 200] [--profile WORKLOAD]`. Times are the minimum
 over `repeat` batches of calls of about 0.5 ms each (the minimum filters out preemption on a shared machine); kernels
@@ -64,12 +65,14 @@ def main() -> None:
     args = parser.parse_args()
     host = np.arange(16, dtype=np.float32)
     x = Tensor(host).realize()
+    i = Tensor(np.arange(16, dtype=np.int32)).realize()
     done = (x + 1).realize()
     jit5, jit1 = la.jit(five_kernels), la.jit(one_kernel)
     workloads: dict[str, Callable[[], object]] = {
         "(x+1).realize()": lambda: (x + 1).realize(),
         "(x+1).numpy()": lambda: (x + 1).numpy(),
         "(x*2+1).exp().realize()": lambda: (x * 2 + 1).exp().realize(),
+        "int32 (i+1).realize()": lambda: (i + 1).realize(),
         "realised.numpy()": lambda: done.numpy(),
         "x+1 (build only)": lambda: x + 1,
         "jit 1 kernel": lambda: jit1(x),

@@ -45,11 +45,18 @@ class GatherArg:
     axis: int
 
 
-class UOp:
+class _Node:
+    """UOp's fields. `UOp.__new__` fills a _Node with plain attribute writes (a third of the cost of calling each
+    slot's descriptor, which UOp's own `__setattr__` leaves as the only way in) and then makes it a UOp."""
+
+    __slots__ = ("op", "dtype", "src", "arg", "shape", "users", "holders", "storage_free", "__weakref__")
+
+
+class UOp(_Node):
     """One node: `op` applied to `src` with static `arg`, producing `dtype` values of `shape`."""
 
     # equality and hashing are object identity (object's own, in C): hash-consing makes identity structural
-    __slots__ = ("op", "dtype", "src", "arg", "shape", "users", "holders", "storage_free", "__weakref__")
+    __slots__ = ()
 
     op: Ops
     dtype: DType
@@ -70,28 +77,25 @@ class UOp:
         ref = _cache.get(key)
         if ref is not None and (hit := ref()) is not None:
             return hit
-        self = object.__new__(cls)
         src = tuple(src)
         shape = _infer_shape(op, src, arg)
-        _set_op(self, op)
-        _set_dtype(self, dtype)
-        _set_src(self, src)
-        _set_arg(self, arg)
-        _set_shape(self, shape)
-        _set_users(self, [])
-        _set_holders(self, None)
-        ref = _cache[key] = weakref.ref(self, functools.partial(_drop_cached, key))
         free = op not in _STORAGE_OPS
+        for s in src:
+            if not s.storage_free:
+                free = False
+                break
+        node = object.__new__(_Node)
+        node.op, node.dtype, node.src, node.arg, node.shape = op, dtype, src, arg, shape
+        node.users, node.holders, node.storage_free = [], None, free
+        node.__class__ = cls  # immutable from here on
+        ref = _cache[key] = weakref.ref(node, functools.partial(_drop_cached, key))
         for s in src:  # this runs for every source of every new node
             users = s.users
             n = len(users)
             if n >= 16 and not n & (n - 1):
                 _prune(users)
             users.append(ref)
-            if free and not s.storage_free:
-                free = False
-        _set_storage_free(self, free)
-        return self
+        return node  # type: ignore[return-value]  (a UOp since the class assignment)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("UOp is immutable")
@@ -201,9 +205,8 @@ def _drop_cached(key: tuple, ref: weakref.ref[UOp]) -> None:
         del _cache[key]
 
 
-# a new UOp's slots are set through their descriptors (its own __setattr__ refuses, so that UOps stay immutable)
-_set_op, _set_dtype, _set_src, _set_arg, _set_shape, _set_users, _set_holders, _set_storage_free = (
-    UOp.__dict__[name].__set__ for name in ("op", "dtype", "src", "arg", "shape", "users", "holders", "storage_free"))
+# a UOp's holder list is set through the slot's descriptor (its own __setattr__ refuses, so that UOps stay immutable)
+_set_holders = _Node.__dict__["holders"].__set__
 _prune_lock = threading.Lock()
 
 

@@ -141,10 +141,10 @@ def test_cached_plan_misses_on_every_change_but_the_data() -> None:
         got = build().numpy()
         np.testing.assert_array_equal(got, ref())
         assert got.dtype == ref().dtype and np.array_equal(np.signbit(got), np.signbit(ref()))
-    created = lazyarr.stats().schedules_created
-    for build, ref in cases:  # every structure is in the cache now: no new schedule, the same values
+    created, compiled = lazyarr.stats().schedules_created, lazyarr.stats().kernels_compiled
+    for build, ref in cases:  # every structure is in the cache now: no new schedule or kernel, the same values
         np.testing.assert_array_equal(build().numpy(), ref())
-    assert lazyarr.stats().schedules_created == created
+    assert lazyarr.stats().schedules_created == created and lazyarr.stats().kernels_compiled == compiled
     with lazyarr.Context(FUSE=0), kernel_count(2):
         np.testing.assert_array_equal(((ta + 1.0) * 2.0).numpy(), (a32 + np.float32(1)) * np.float32(2))
     with kernel_count(1):
@@ -186,3 +186,27 @@ def test_realising_one_unread_graph_repoints_as_the_general_path(monkeypatch) ->
     np.testing.assert_array_equal(fast[0], [1, 1, 1, 1])
     np.testing.assert_array_equal(fast[1], ref)
     np.testing.assert_array_equal(fast[2], ref)
+
+
+def test_eager_plans_launch_numba_dispatcher_kernels_directly() -> None:
+    # a kernel compiled through Numba in this process (no native object, no LLVM build) is a dispatcher; an eager
+    # plan launches it without an ExecItem too, whole or split over threads, with the same values and counts
+    from lazyarr.kernels import realize, runtime_numba
+
+    x = np.linspace(-3, 3, 5000).astype(np.float32)
+    tx = Tensor(x).realize()
+    realize._kernels.clear()  # (and the plans holding them: compiled again, or loaded from Numba's disk cache)
+    with lazyarr.Context(NATIVE=0, LLVM=0):
+        with kernel_count(1):
+            first = (tx * 1.2345678 + 0.5).numpy()
+        (plan,) = realize._plans.values()
+        assert plan.direct is not None
+        with kernel_count(1):
+            again = (tx * 1.2345678 + 0.5).numpy()
+        with lazyarr.Context(PARALLEL_MIN=1, NUM_THREADS=2), kernel_count(1):
+            split = (tx * 1.2345678 + 0.5).numpy()
+    ref = x * np.float32(1.2345678) + np.float32(0.5)
+    for got in (first, again, split):
+        np.testing.assert_array_equal(got, ref)
+    if not isinstance(plan.kernels[0].fn, runtime_numba.NativeKernel):  # (an earlier test may have built it natively)
+        assert not plan.direct[0].native

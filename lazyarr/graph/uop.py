@@ -304,16 +304,14 @@ def _infer_shape(op: Ops, src: tuple[UOp, ...], arg: Any) -> tuple[int, ...]:
             if s.shape != shape:
                 raise ValueError(f"{op.name} operands have shapes {shape} and {s.shape} (broadcast them first)")
         return shape
-    if op is Ops.BUFFER:
-        return (arg.size,)
-    if op is Ops.PARAM:
+    if op in GroupOp.Movement:  # (first: each `Ops.X` below costs an Enum lookup, slow on Python 3.11)
+        return _movement_shape(op, src[0].shape, arg)
+    if op is Ops.BUFFER or op is Ops.PARAM:
         return (arg.size,)
     if op is Ops.CONST:
         return ()
     if op is Ops.IOTA:
         return (arg,)
-    if op in GroupOp.Movement:
-        return _movement_shape(op, src[0].shape, arg)
     if op is Ops.REDUCE:
         return tuple(1 if i in arg.axes else s for i, s in enumerate(src[0].shape))
     if op is Ops.ASSIGN:

@@ -175,10 +175,8 @@ def weak_result(dt: DType, x: Any) -> DType:
     if kind == "i":
         if dt.is_bool:
             dt = default_int  # checked as int64: bool + 2**63 is NumPy's OverflowError
-        if dt.is_int:
-            info = np.iinfo(dt.np_name)
-            if not info.min <= int(x) <= info.max:
-                raise OverflowError(f"Python integer {x} out of bounds for {dt.name}")
+        if dt.is_int and not min_value(dt) <= int(x) <= max_value(dt):
+            raise OverflowError(f"Python integer {x} out of bounds for {dt.name}")
         return dt
     return dt if dt.is_float else default_float
 
@@ -190,6 +188,7 @@ def scalar_dtype(x: Any) -> DType:
     return {"b": bool_, "i": default_int, "f": default_float}[scalar_kind(x)]
 
 
+@functools.cache  # (np.iinfo takes about 1 us: an integer tensor plus a Python int checks both bounds)
 def min_value(dt: DType) -> int | float | bool:
     """Smallest value of `dt` (-inf for floats): the identity of max."""
     if dt.is_float:
@@ -199,6 +198,7 @@ def min_value(dt: DType) -> int | float | bool:
     return int(np.iinfo(dt.np_name).min)
 
 
+@functools.cache
 def max_value(dt: DType) -> int | float | bool:
     """Largest value of `dt` (+inf for floats): the identity of min."""
     if dt.is_float:

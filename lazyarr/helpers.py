@@ -138,6 +138,13 @@ def flag(name: str) -> Any:
     return env_flag(name)
 
 
+def flags(names: tuple[str, ...]) -> tuple[Any, ...]:
+    """`flag` of each of `names`, in one call (a cache key of several flags, read on every eager op)."""
+    if open_contexts[0]:
+        return tuple(map(flag, names))
+    return tuple(map(env_flag, names))
+
+
 class Context:
     """Temporarily override flags, e.g. ``with lazyarr.Context(FUSE=0): ...``.
 

@@ -217,7 +217,7 @@ def _chain_over(u: UOp, base: UOp) -> list[UOp] | None:
 def is_view_of(u: UOp, src: UOp) -> bool:
     """True when `u` is a movement chain (or detach) over `src` (a graph that merely ends in a movement op, e.g. a
     broadcast index or constant, is not a view of `src`)."""
-    return (u.op in GroupOp.Movement or u.op is Ops.DETACH) and _chain_over(u, src) is not None
+    return u.op in _VIEW_OPS and _chain_over(u, src) is not None
 
 
 def _drop_detach(u: UOp, base: UOp) -> UOp:

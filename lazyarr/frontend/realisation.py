@@ -38,7 +38,7 @@ def realize_tensors(tensors: Iterable[Tensor]) -> None:
     if not todo:
         return
     with WRITE_LOCK:  # (another thread's write or realisation would change the arrays this one repoints)
-        devices = dict.fromkeys(t.device for t in todo)
+        devices = dict.fromkeys(t.device for t in todo) if len(todo) > 1 else (todo[0].device,)
         if len(devices) == 1:
             _realize_on(todo[0].device, todo)
             return
@@ -86,7 +86,12 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
         mapping = dict(zip(roots, realize_uops(roots, device, structure)))
     for hook in realize_hooks:
         hook(mapping, written)
-    _apply(mapping, roots, owners, solo, set(structure[1]))
+    root = roots[0]
+    if not writes and len(mapping) == 1 and root in solo and solo[root]._group is None and \
+            not any(r() is not None for r in root.users):
+        _apply_alone(root, mapping[root], solo[root], structure[1])
+    else:
+        _apply(mapping, roots, owners, solo, set(structure[1]))
 
 
 def _outside_readers(overwritten: list[UOp], executed: set[UOp]) -> tuple[dict[UOp, UOp], list[UOp]]:
@@ -133,14 +138,31 @@ def _held_above(start: UOp, stops: set[UOp], versions: set[UOp], clones: list[UO
     return found
 
 
+def _apply_alone(root: UOp, result: UOp, t: Tensor, inputs: list[Buffer]) -> None:
+    """`_apply` for one computed graph that no live node reads (an eager op's usual case), realised for tensor `t`, a
+    view of no array: every tensor holding `root` (`t`, and any other that was given the same node) now holds
+    `result`, an array whose base was `root` now has `result` as its base, and `t` owns the new storage."""
+    for h in holding({root}):
+        if (g := h._group) is not None and g.base is root:
+            g.base = result
+        h.uop = result
+        hold(h)
+    base = strip_movement(result)[1]
+    if base.op is _BUFFER and base.arg not in inputs:
+        t._group = _Group(base, base.arg, t)
+        t._group.members.add(t)
+
+
 def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group], solo: dict[UOp, Tensor],
            inputs: set[Any]) -> None:
     """Repoint every live tensor and group base through `mapping`; give each realised array its new buffer."""
     # only the tensors holding a node made over a replaced one can change (found from the replaced nodes up); every
     # node of a view of storage (or of a bare constant) is one too, so when `mapping` replaces no such node (no
     # storage was overwritten), such a graph needs no walk
-    keep_realized = not any(is_realized(k) for k in mapping)
+    keep_realized = not any(map(is_realized, mapping))
     changing = readers(list(mapping))
+    # no live node reads a replaced one (an eager op's usual case): every node to rebuild is itself replaced
+    replaced_only = len(changing) == len(mapping)
     memo: dict[UOp, UOp] = {}
 
     def stop_at(n: UOp) -> UOp | None:  # what stops the rebuild: replaced nodes and at nodes that read no replaced node
@@ -156,18 +178,18 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
         u = t.uop
         if keep_realized and (u.op is _BUFFER or is_realized(u)):  # most live tensors are whole realised arrays
             continue
-        new = memo.get(u) or sub(u)
+        new = mapping[u] if replaced_only else memo.get(u) or sub(u)
         if new is not u:
             t.uop = new
             hold(t)
     for g in groups.values():
         if not (keep_realized and is_realized(g.base)):
-            g.base = sub(g.base)
+            g.base = mapping.get(g.base, g.base) if replaced_only else sub(g.base)
     claimed: set[int] = set()
     for root in roots:
         result = mapping[root]
         base = strip_movement(result)[1]
-        fresh = base.op is Ops.BUFFER and base.arg not in inputs and id(base.arg) not in claimed
+        fresh = base.op is _BUFFER and base.arg not in inputs and id(base.arg) not in claimed
         if fresh:
             claimed.add(id(base.arg))
         if root in owners:

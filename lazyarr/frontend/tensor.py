@@ -39,10 +39,12 @@ from lazyarr.frontend.reduce import ReduceMixin
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
-from lazyarr.graph.view import View
+from lazyarr.graph.view import strides_for_shape
 from lazyarr.helpers import flag, prod
 from lazyarr.kernels import realize as realize_module
 from lazyarr.kernels.device import Buffer, canonical_device
+
+_BUFFER = Ops.BUFFER  # a module constant: an Enum member lookup is slow on Python 3.11
 
 
 class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, InplaceMixin, AutogradMixin, NNMixin,
@@ -168,8 +170,13 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         _check_read("numpy()")
         if self.size == 0:
             return np.zeros(self.shape, dtype=self.dtype.np_name)
+        self.realize()
+        if self.uop.op is _BUFFER:  # a whole storage (an eager op's usual result)
+            return self.uop.arg.numpy().copy()
         buf, view = self._buffer_view()
         base = buf.numpy()
+        if _c_ordered(view):  # a run of the storage in C order: a reshape, not the costlier as_strided
+            return base[view.offset:view.offset + view.size].reshape(view.shape).copy()
         item = base.itemsize
         out = np.lib.stride_tricks.as_strided(base[view.offset:], shape=view.shape,
                                               strides=tuple(s * item for s in view.strides))
@@ -346,8 +353,7 @@ def _c_ordered(v: Any) -> bool:
     """True for a View without padding whose strides are C order (at any offset)."""
     if v is None or v.mask is not None:
         return False
-    expected = View.create(v.shape).strides
-    return all(n == 1 or s == e for n, s, e in zip(v.shape, v.strides, expected))
+    return all(n == 1 or s == e for n, s, e in zip(v.shape, v.strides, strides_for_shape(v.shape)))
 
 
 _is_realized = is_realized

@@ -113,10 +113,11 @@ def structure_key(roots: list[UOp], nodes: list[UOp] | None = None) -> tuple[tup
     """A hashable key equal for two lists of roots exactly when `normalize` makes the same graphs of them, and the
     BUFFER args in slot order (what `normalize` returns second). Builds no UOps, so it is cheaper than `normalize`.
 
-    One depth-first walk in `toposort`'s order (sources in order, each node after its sources); every node is
-    appended to `nodes` when given (what `toposort(roots)` returns, without a second walk)."""
+    One depth-first walk in `toposort`'s order (sources in order, each node after its sources). A node that reads no
+    storage (`UOp.storage_free`: a broadcast constant, say) is its own entry and is not walked: `normalize` leaves it as
+    it is, and being hash-consed, it is the same object exactly when it is the same graph. Every other node is
+    appended to `nodes` when given (each ASSIGN among them)."""
     index: dict[UOp, int] = {}
-    slots: dict[UOp, int] = {}
     args: list[Any] = []
     key: list[Any] = []
     buffer_op, param_op = Ops.BUFFER, Ops.PARAM  # locals: an Enum member lookup is slow on Python 3.11
@@ -126,20 +127,24 @@ def structure_key(roots: list[UOp], nodes: list[UOp] | None = None) -> tuple[tup
             node, expanded = stack.pop()
             if node in index:
                 continue
-            if not expanded and node.src:
-                stack.append((node, True))
-                for s in reversed(node.src):
-                    if s not in index:
-                        stack.append((s, False))
-                continue
-            if node.op is buffer_op:
-                if node not in slots:
-                    slots[node] = len(args)
-                    args.append(node.arg)
-                key.append((param_op, node.dtype, slots[node], node.arg.size))
+            if not expanded:
+                if node.storage_free:
+                    index[node] = len(key)
+                    key.append(node)
+                    continue
+                if node.src:
+                    stack.append((node, True))
+                    for s in reversed(node.src):
+                        if s not in index:
+                            stack.append((s, False))
+                    continue
+            if node.op is buffer_op:  # (each node comes here once: its slot is the next one)
+                entry: Any = (param_op, node.dtype, len(args), node.arg.size)
+                args.append(node.arg)
             else:
-                key.append((node.op, node.dtype, arg_key(node.arg), tuple(map(index.__getitem__, node.src))))
-            index[node] = len(index)
+                entry = (node.op, node.dtype, arg_key(node.arg), tuple(map(index.__getitem__, node.src)))
+            index[node] = len(key)
+            key.append(entry)
             if nodes is not None:
                 nodes.append(node)
         key.append(index[root])
@@ -171,10 +176,13 @@ def schedule(roots: tuple[UOp, ...]) -> Schedule:
 def strip_movement(u: UOp) -> tuple[list[UOp], UOp]:
     """(movement ops from the top down, the node under them). DETACH counts as a view: it only stops gradients."""
     chain = []
-    while u.op in GroupOp.Movement or u.op is Ops.DETACH:
+    while u.op in _VIEW_OPS:
         chain.append(u)
         u = u.src[0]
     return chain, u
+
+
+_VIEW_OPS = GroupOp.Movement | {Ops.DETACH}  # a set, not `Ops.DETACH` per step: an Enum member lookup is slow on 3.11
 
 
 def chain_view(chain: list[UOp], base_shape: tuple[int, ...]) -> View | None:

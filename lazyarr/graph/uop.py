@@ -45,11 +45,18 @@ class GatherArg:
     axis: int
 
 
-class UOp:
+class _Node:
+    """UOp's fields. `UOp.__new__` fills a _Node with plain attribute writes (a third of the cost of calling each
+    slot's descriptor, which UOp's own `__setattr__` leaves as the only way in) and then makes it a UOp."""
+
+    __slots__ = ("op", "dtype", "src", "arg", "shape", "users", "holders", "storage_free", "__weakref__")
+
+
+class UOp(_Node):
     """One node: `op` applied to `src` with static `arg`, producing `dtype` values of `shape`."""
 
     # equality and hashing are object identity (object's own, in C): hash-consing makes identity structural
-    __slots__ = ("op", "dtype", "src", "arg", "shape", "users", "holders", "__weakref__")
+    __slots__ = ()
 
     op: Ops
     dtype: DType
@@ -60,6 +67,9 @@ class UOp:
     # that registered as holding it (`add_holder`); both keep dead or stale entries until a sweep
     users: list[weakref.ref[UOp]]
     holders: list[weakref.ref[Any]] | None
+    # no BUFFER or ASSIGN is below (or is) the node: it reads no storage, so it is the same under every renumbering of
+    # buffers (`schedule.normalize` leaves it as it is, and `schedule.structure_key` takes it as one entry)
+    storage_free: bool
 
     def __new__(cls, op: Ops, dtype: DType, src: tuple[UOp, ...] = (), arg: Any = None) -> UOp:
         # arg_key inlined: this runs for every node of every eager op
@@ -67,24 +77,25 @@ class UOp:
         ref = _cache.get(key)
         if ref is not None and (hit := ref()) is not None:
             return hit
-        self = object.__new__(cls)
         src = tuple(src)
         shape = _infer_shape(op, src, arg)
-        _set_op(self, op)
-        _set_dtype(self, dtype)
-        _set_src(self, src)
-        _set_arg(self, arg)
-        _set_shape(self, shape)
-        _set_users(self, [])
-        _set_holders(self, None)
-        ref = _cache[key] = weakref.ref(self, functools.partial(_drop_cached, key))
+        free = op not in _STORAGE_OPS
+        for s in src:
+            if not s.storage_free:
+                free = False
+                break
+        node = object.__new__(_Node)
+        node.op, node.dtype, node.src, node.arg, node.shape = op, dtype, src, arg, shape
+        node.users, node.holders, node.storage_free = [], None, free
+        node.__class__ = cls  # immutable from here on
+        ref = _cache[key] = weakref.ref(node, functools.partial(_drop_cached, key))
         for s in src:  # this runs for every source of every new node
             users = s.users
             n = len(users)
             if n >= 16 and not n & (n - 1):
                 _prune(users)
             users.append(ref)
-        return self
+        return node  # type: ignore[return-value]  (a UOp since the class assignment)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("UOp is immutable")
@@ -182,6 +193,8 @@ class UOp:
 # constants built lately, kept alive so that `x * 2.0` in a loop finds its three nodes instead of building them again
 _recent_consts: dict[tuple, UOp] = {}
 
+_STORAGE_OPS = frozenset({Ops.BUFFER, Ops.ASSIGN})  # the nodes that make a graph read storage (`storage_free`)
+
 # live UOps by (op, dtype, ids of sources, arg key); an entry goes when its UOp dies. A plain dict of weak references
 # (rather than a WeakValueDictionary) because building UOps is on the path of every eager op.
 _cache: dict[tuple, weakref.ref[UOp]] = {}
@@ -192,11 +205,8 @@ def _drop_cached(key: tuple, ref: weakref.ref[UOp]) -> None:
         del _cache[key]
 
 
-# a new UOp's slots are set through their descriptors (its own __setattr__ refuses, so that UOps stay immutable)
-_set_op, _set_dtype, _set_src, _set_arg, _set_shape, _set_users, _set_holders = (
-    UOp.__dict__[name].__set__ for name in ("op", "dtype", "src", "arg", "shape", "users", "holders"))
-
-
+# a UOp's holder list is set through the slot's descriptor (its own __setattr__ refuses, so that UOps stay immutable)
+_set_holders = _Node.__dict__["holders"].__set__
 _prune_lock = threading.Lock()
 
 
@@ -234,7 +244,9 @@ def readers(nodes: list[UOp]) -> set[UOp]:
         n = stack.pop()
         if n not in found:
             found.add(n)
-            stack.extend(u for r in n.users if (u := r()) is not None and u not in found)
+            for r in n.users:  # (a loop, not a generator: most nodes an eager op computes have no live users)
+                if (u := r()) is not None and u not in found:
+                    stack.append(u)
     return found
 
 
@@ -292,16 +304,14 @@ def _infer_shape(op: Ops, src: tuple[UOp, ...], arg: Any) -> tuple[int, ...]:
             if s.shape != shape:
                 raise ValueError(f"{op.name} operands have shapes {shape} and {s.shape} (broadcast them first)")
         return shape
-    if op is Ops.BUFFER:
-        return (arg.size,)
-    if op is Ops.PARAM:
+    if op in GroupOp.Movement:  # (first: each `Ops.X` below costs an Enum lookup, slow on Python 3.11)
+        return _movement_shape(op, src[0].shape, arg)
+    if op is Ops.BUFFER or op is Ops.PARAM:
         return (arg.size,)
     if op is Ops.CONST:
         return ()
     if op is Ops.IOTA:
         return (arg,)
-    if op in GroupOp.Movement:
-        return _movement_shape(op, src[0].shape, arg)
     if op is Ops.REDUCE:
         return tuple(1 if i in arg.axes else s for i, s in enumerate(src[0].shape))
     if op is Ops.ASSIGN:

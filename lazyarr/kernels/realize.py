@@ -1,7 +1,8 @@
 """Execution: normalized roots in, the schedule run on real buffers, the roots' results (over BUFFERs) out.
 
-Every kernel launch goes through `ExecItem.run`; while `capturing` is non-empty each launch is also handed to the
-capturers (the JIT), and the frontend asks them before it reads tensor data
+Every kernel launch goes through `ExecItem.run`, except an eager plan's CPU kernels while nobody captures
+(`Plan._run_direct`, the same launches without the per-launch bookkeeping); while `capturing` is non-empty each launch
+is also handed to the capturers (the JIT), and the frontend asks them before it reads tensor data
 (`check_data_read`), so this module never imports the JIT.
 """
 
@@ -24,8 +25,8 @@ from lazyarr.graph.schedule import (
     structure_key,
 )
 from lazyarr.graph.uop import UOp, toposort
-from lazyarr.helpers import flag, prod
-from lazyarr.kernels import cuda_check, render_llvm, render_numba, runtime_cuda, runtime_numba
+from lazyarr.helpers import flag, flags, prod
+from lazyarr.kernels import cuda_check, native, render_llvm, render_numba, runtime_cuda, runtime_numba
 from lazyarr.kernels.device import Buffer
 from lazyarr.kernels.lower import STREAM_MIN_BYTES, Lowered, lower
 from lazyarr.kernels.stats import COUNTERS
@@ -173,18 +174,28 @@ class Plan:
     kernels: list[CompiledKernel]
     launches: list[tuple[CompiledKernel, tuple[int, ...]]] = field(init=False)
     small_gemms: bool = field(init=False)
+    # when every kernel is a CPU one (native, or a Numba dispatcher), the launches `ExecItem.execute` makes, without an
+    # ExecItem and its checks (see `_run_direct`)
+    direct: list[_Direct] | None = field(init=False)
+    counts: tuple[int, int, int] = field(init=False)  # kernels, bytes moved and flops of one run (for COUNTERS)
 
     def __post_init__(self) -> None:
         self.launches = [(k, item.bufs) for k, item in zip(self.kernels, self.schedule.items)]
         # its matmuls are all small: BLAS runs them on SMALL_BLAS_THREADS threads (waking OpenBLAS's other threads
         # for a small product costs more than it saves, and a spinning one slows the next kernel's threads)
         self.small_gemms = runtime_numba.small_gemms([k.lowered for k in self.kernels])
+        cpu = all(k.fn is not None and not isinstance(k.fn, runtime_cuda.CudaProgram) for k in self.kernels)
+        self.direct = [_Direct(k, slots) for k, slots in self.launches] if cpu and not self.small_gemms else None
+        self.counts = (len(self.kernels), sum(k.bytes_per_launch for k in self.kernels),
+                       sum(k.lowered.flops for k in self.kernels))
 
     def run(self, inputs: list[Buffer], device: str) -> list[UOp]:
         """Launch the kernels on `inputs` (and new buffers on `device`); returns each root's value over BUFFERs."""
         bufs = [Buffer(b.size, b.dtype, device) if isinstance(b, NewBuffer) else inputs[b]
                 for b in self.schedule.buffers]
-        if self.small_gemms and (cap := runtime_numba.small_blas_threads()):
+        if self.direct is not None and not capturing and not flag("DEBUG"):
+            self._run_direct(bufs)
+        elif self.small_gemms and (cap := runtime_numba.small_blas_threads()):
             with runtime_numba.blas_threads(cap):
                 for kernel, slots in self.launches:
                     ExecItem(kernel, [bufs[i] for i in slots]).run()
@@ -193,11 +204,60 @@ class Plan:
                 ExecItem(kernel, [bufs[i] for i in slots]).run()
         return [_substitute(r, bufs) for r in self.schedule.results]
 
+    def _run_direct(self, bufs: list[Buffer]) -> None:
+        """The kernels launched as `ExecItem.execute` launches them (an eager op's usual path: no capturer watches, no
+        DEBUG line to print); the counters are added once for the whole plan."""
+        start = time.perf_counter()
+        parallel_min = flag("PARALLEL_MIN")
+        for d in self.direct or ():
+            if d.native:
+                arrays: list[Any] = []
+                for i in d.slots:
+                    b = bufs[i]
+                    arrays += (b._address or b.address(), b.size)
+            else:
+                arrays = [bufs[i].kernel_array() for i in d.slots]
+            if not d.parallel or d.work < parallel_min or d.outer <= 1:
+                status = d.fn(*arrays, *d.whole)
+                if status:
+                    native.check(status, str(d.fn))
+            else:
+                runtime_numba.launch(d.fn, arrays, d.scalars, True, d.outer, d.work)
+        kernels, moved, flops = self.counts
+        COUNTERS.kernels_launched += kernels
+        COUNTERS.bytes_moved += moved
+        COUNTERS.flops += flops
+        COUNTERS.kernel_time += time.perf_counter() - start
+
+
+class _Direct:
+    """One launch of `Plan._run_direct`: the callable (a native kernel's ctypes entry point, taking each buffer as its
+    (address, size), or a Numba dispatcher, taking arrays), the plan's buffer indices, and the scalars after the
+    buffers of a launch over the whole first loop (`whole`: ctypes values for a native kernel, converted once) or of a
+    split one (`scalars`, `runtime_numba.launch`'s)."""
+
+    __slots__ = ("fn", "slots", "native", "whole", "scalars", "parallel", "outer", "work")
+
+    def __init__(self, kernel: CompiledKernel, slots: tuple[int, ...]) -> None:
+        low = kernel.lowered
+        self.native = isinstance(kernel.fn, runtime_numba.NativeKernel)
+        self.fn = kernel.fn.raw if self.native else kernel.fn
+        self.slots = slots
+        self.scalars = list(low.args)
+        self.parallel, self.outer, self.work = low.program.parallel, low.outer_size, low.work
+        whole = [0, low.outer_size, *low.args] if low.program.parallel else list(low.args)
+        if self.native:  # a value of the parameter's own ctypes type passes unconverted (0.3 of a 1.4 us call)
+            kinds = self.fn.argtypes[2 * len(slots):]
+            assert len(kinds) == len(whole), f"kernel takes {len(kinds)} scalars, given {len(whole)}"
+            whole = [kind(v) for kind, v in zip(kinds, whole)]
+        self.whole = tuple(whole)
+
 
 # plans by `structure_key`, the device and the flags that change a schedule or its kernels (BLAS: a matmul is a BLAS
 # call or a loop kernel); an eager op on new data only looks its plan up (no normalize, no schedule or kernel cache
 # lookups)
 _plans: dict[tuple[Any, ...], Plan] = {}
+_PLAN_FLAGS = ("FUSE", "VERIFY", "BLAS", "VECTOR_WIDTH", "SCHEDULE_CACHE")  # SCHEDULE_CACHE last: read on its own
 PLAN_CACHE_SIZE = 2048
 
 
@@ -210,8 +270,10 @@ def realize_uops(roots: list[UOp], device: str = "CPU",
     for b in inputs:
         if b.device != device:
             raise ValueError(f"a computation on {device} reads a tensor on {b.device}; move it with .to({device!r})")
-    plan_key = (key, device, flag("FUSE"), flag("VERIFY"), flag("BLAS"), flag("VECTOR_WIDTH"))
-    plan = _plans.get(plan_key) if flag("SCHEDULE_CACHE") else None
+    settings = flags(_PLAN_FLAGS)
+    plan_key = (key, device, settings)
+    cached = settings[-1]  # SCHEDULE_CACHE
+    plan = _plans.get(plan_key) if cached else None
     if plan is None:
         norm, norm_inputs = normalize(roots)
         # a cached plan is run on the buffers structure_key finds, so they must be normalize's, in its slot order
@@ -220,7 +282,7 @@ def realize_uops(roots: list[UOp], device: str = "CPU",
         sched = schedule(norm)
         COUNTERS.schedules_created += schedule_module.schedules_created - before
         plan = Plan(sched, [get_kernel(item, _sizes(sched, item, inputs), device) for item in sched.items])
-        if flag("SCHEDULE_CACHE"):
+        if cached:
             if len(_plans) >= PLAN_CACHE_SIZE:
                 del _plans[next(iter(_plans))]
             _plans[plan_key] = plan
@@ -244,9 +306,12 @@ def run_schedule(sched: Schedule, inputs: list[Buffer], device: str | None = Non
     return bufs
 
 
+_PARAM, _BUFFER = Ops.PARAM, Ops.BUFFER  # module constants: an Enum member lookup is slow on Python 3.11
+
+
 def _substitute(u: UOp, bufs: list[Buffer]) -> UOp:
-    if u.op is Ops.PARAM:
-        return UOp(Ops.BUFFER, u.dtype, (), bufs[u.arg.slot])
+    if u.op is _PARAM:
+        return UOp(_BUFFER, u.dtype, (), bufs[u.arg.slot])
     if not u.src:
         return u
     return UOp(u.op, u.dtype, tuple(_substitute(s, bufs) for s in u.src), u.arg)

@@ -109,3 +109,104 @@ def test_write_read_by_a_pending_graph_keeps_its_plan_step_after_step() -> None:
         if step == 2:
             created = lazyarr.stats().schedules_created
     assert lazyarr.stats().schedules_created == created
+
+
+def test_cached_plan_misses_on_every_change_but_the_data() -> None:
+    # an eager op's plan is looked up by the structure of its graph, where a subgraph that reads no storage (a
+    # broadcast constant) is its own hash-consed node: a plan is reused only for new data, never for another
+    # constant (not even -0.0 for 0.0), dtype, shape, view, constant shape, operand order or FUSE setting
+    rng = np.random.default_rng(4)
+    a32 = rng.standard_normal(12).astype(np.float32)
+    ta, tb = Tensor(a32).realize(), Tensor(rng.standard_normal(12).astype(np.float32)).realize()
+    t64, ti = Tensor(a32.astype(np.float64)).realize(), Tensor(np.arange(12, dtype=np.int32)).realize()
+    cases = [
+        (lambda: ta + 1.0, lambda: a32 + np.float32(1)),
+        (lambda: ta + 2.0, lambda: a32 + np.float32(2)),
+        (lambda: ta * 0.0, lambda: a32 * np.float32(0)),
+        (lambda: ta * -0.0, lambda: a32 * np.float32(-0.0)),
+        (lambda: t64 + 1.0, lambda: a32.astype(np.float64) + 1),
+        (lambda: ti + 1, lambda: np.arange(12, dtype=np.int32) + 1),
+        (lambda: ta[::2] + 1.0, lambda: a32[::2] + np.float32(1)),
+        (lambda: ta[1:7] + 1.0, lambda: a32[1:7] + np.float32(1)),
+        (lambda: ta.reshape(3, 4) + 1.0, lambda: a32.reshape(3, 4) + np.float32(1)),
+        (lambda: ta.reshape(3, 4) + Tensor.full((3, 4), 1.0), lambda: a32.reshape(3, 4) + np.float32(1)),
+        (lambda: ta.reshape(3, 4) + Tensor.full((1, 4), 1.0), lambda: a32.reshape(3, 4) + np.float32(1)),
+        (lambda: ta - ta * 2.0, lambda: a32 - a32 * np.float32(2)),
+        (lambda: ta - tb * 2.0, lambda: a32 - tb.numpy() * np.float32(2)),
+        (lambda: tb - ta * 2.0, lambda: tb.numpy() - a32 * np.float32(2)),
+        (lambda: Tensor.full((12,), 3.0) * 2.0, lambda: np.full(12, 6, np.float32)),
+        (lambda: Tensor.full((12,), 3.0) * 3.0, lambda: np.full(12, 9, np.float32)),
+    ]
+    for build, ref in cases:
+        got = build().numpy()
+        np.testing.assert_array_equal(got, ref())
+        assert got.dtype == ref().dtype and np.array_equal(np.signbit(got), np.signbit(ref()))
+    created, compiled = lazyarr.stats().schedules_created, lazyarr.stats().kernels_compiled
+    for build, ref in cases:  # every structure is in the cache now: no new schedule or kernel, the same values
+        np.testing.assert_array_equal(build().numpy(), ref())
+    assert lazyarr.stats().schedules_created == created and lazyarr.stats().kernels_compiled == compiled
+    with lazyarr.Context(FUSE=0), kernel_count(2):
+        np.testing.assert_array_equal(((ta + 1.0) * 2.0).numpy(), (a32 + np.float32(1)) * np.float32(2))
+    with kernel_count(1):
+        np.testing.assert_array_equal(((ta + 1.0) * 2.0).numpy(), (a32 + np.float32(1)) * np.float32(2))
+
+
+def _holders_of_one_node() -> list[np.ndarray]:
+    """Tensors sharing the realised node in the ways an eager realisation repoints: another tensor given the same
+    (hash-consed) node, which is also an array's base (a view of it was made and dropped), then writes and reads."""
+    x = Tensor(np.arange(16, dtype=np.float32)).realize()
+    t = x + 1
+    same = x + 1
+    view = same.reshape(4, 4)
+    del view
+    before = lazyarr.stats().kernels_launched
+    t.realize()
+    node = t.uop
+    # both registered as holding the result (a later realisation finds them from it), the array's base repointed
+    out = [np.array([same.uop is node, same._group.base is node, sum(r() is t for r in node.holders or ()),
+                     sum(r() is same for r in node.holders or ())]), t.numpy(), same.numpy()]
+    same[0] = 100.0
+    t[1] = -5.0
+    later = t * 2 + same
+    out += [t.numpy(), same.numpy(), later.numpy(), x.numpy()]
+    return [*out, np.array([lazyarr.stats().kernels_launched - before])]
+
+
+def test_realising_one_unread_graph_repoints_as_the_general_path(monkeypatch) -> None:  # noqa: ANN001
+    # `_apply_alone` (one computed graph no live node reads) must leave every tensor as `_apply` would
+    from lazyarr.frontend import realisation
+
+    fast = _holders_of_one_node()
+    monkeypatch.setattr(realisation, "_apply_alone", lambda root, result, t, inputs: realisation._apply(
+        {root: result}, [root], {}, {root: t}, set(inputs)))
+    general = _holders_of_one_node()
+    for a, b in zip(fast, general):
+        np.testing.assert_array_equal(a, b)
+    ref = np.arange(16, dtype=np.float32) + 1
+    np.testing.assert_array_equal(fast[0], [1, 1, 1, 1])
+    np.testing.assert_array_equal(fast[1], ref)
+    np.testing.assert_array_equal(fast[2], ref)
+
+
+def test_eager_plans_launch_numba_dispatcher_kernels_directly() -> None:
+    # a kernel compiled through Numba in this process (no native object, no LLVM build) is a dispatcher; an eager
+    # plan launches it without an ExecItem too, whole or split over threads, with the same values and counts
+    from lazyarr.kernels import realize, runtime_numba
+
+    x = np.linspace(-3, 3, 5000).astype(np.float32)
+    tx = Tensor(x).realize()
+    realize._kernels.clear()  # (and the plans holding them: compiled again, or loaded from Numba's disk cache)
+    with lazyarr.Context(NATIVE=0, LLVM=0):
+        with kernel_count(1):
+            first = (tx * 1.2345678 + 0.5).numpy()
+        (plan,) = realize._plans.values()
+        assert plan.direct is not None
+        with kernel_count(1):
+            again = (tx * 1.2345678 + 0.5).numpy()
+        with lazyarr.Context(PARALLEL_MIN=1, NUM_THREADS=2), kernel_count(1):
+            split = (tx * 1.2345678 + 0.5).numpy()
+    ref = x * np.float32(1.2345678) + np.float32(0.5)
+    for got in (first, again, split):
+        np.testing.assert_array_equal(got, ref)
+    if not isinstance(plan.kernels[0].fn, runtime_numba.NativeKernel):  # (an earlier test may have built it natively)
+        assert not plan.direct[0].native

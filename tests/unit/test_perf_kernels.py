@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -510,6 +511,17 @@ def test_numpy_blas_route_gives_numpy_matmul_bits_and_scipy_route_agrees() -> No
     np.testing.assert_array_equal(out.numpy(), np.maximum((x @ w) * np.float32(2) + np.float32(1), 0))
 
 
+class _Watch:
+    """A `realize.Capturer` that only watches: `on_launch(item)` for every kernel launch, just before it runs (an eager
+    plan launches through `ExecItem.run` while one is registered)."""
+
+    def __init__(self, on_launch: Callable[[Any], None]) -> None:
+        self.add = on_launch
+
+    def on_data_read(self, what: str) -> None:
+        pass
+
+
 @pytest.mark.skipif(not runtime_numba.numpy_blas.available(), reason="NumPy's BLAS has no 64-bit-integer gemm")
 @pytest.mark.skipif(not runtime_numba.numpy_blas.available(), reason="NumPy's BLAS has no 64-bit-integer gemm")
 def test_blas_flag_changed_in_process_takes_effect(monkeypatch) -> None:  # noqa: ANN001
@@ -518,8 +530,7 @@ def test_blas_flag_changed_in_process_takes_effect(monkeypatch) -> None:  # noqa
     from lazyarr.kernels import realize
 
     launched: list[str] = []
-    execute = realize.ExecItem.execute
-    monkeypatch.setattr(realize.ExecItem, "execute", lambda self: (launched.append(self.kernel.source), execute(self)))
+    monkeypatch.setattr(realize, "capturing", [_Watch(lambda item: launched.append(item.kernel.source))])
     a, b = rng.standard_normal((13, 21)).astype(np.float32), rng.standard_normal((21, 11)).astype(np.float32)
     for mode in (0, 1, 0):
         launched.clear()
@@ -544,8 +555,7 @@ def test_eager_small_matmuls_run_blas_on_small_blas_threads_and_restore_it(monke
         return [c.num_threads for c in threadpoolctl.ThreadpoolController().lib_controllers if c.user_api == "blas"]
 
     seen: list[list[int]] = []
-    execute = realize.ExecItem.execute
-    monkeypatch.setattr(realize.ExecItem, "execute", lambda self: (seen.append(blas_counts()), execute(self)))
+    monkeypatch.setattr(realize, "capturing", [_Watch(lambda item: seen.append(blas_counts()))])
     (Tensor(np.ones((4, 4), np.float32)) @ Tensor(np.ones((4, 4), np.float32))).realize()  # BLAS loaded
     before = blas_counts()
     small = (rng.standard_normal((64, 48)).astype(np.float32), rng.standard_normal((48, 32)).astype(np.float32))

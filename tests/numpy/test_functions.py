@@ -347,6 +347,17 @@ def test_shares_memory_and_copyto_into_numpy():
     np.testing.assert_array_equal(dst, np.where(F > 0, F, 0))
 
 
+def test_copyto_drops_the_sources_leading_ones():
+    # NumPy broadcasts a (1, 4) source into a (4,) destination, as `dst[...] = src` does (a ValueError before)
+    src = np.arange(4.0).reshape(1, 4)
+    for dst in (np.zeros(4), Tensor(np.zeros(4))):
+        np.copyto(dst, src)
+        np.copyto(dst[::-1], Tensor(src.reshape(1, 1, 4)), where=src > 1)
+        np.testing.assert_array_equal(np.asarray(dst), [3.0, 2.0, 2.0, 3.0])
+    with pytest.raises(ValueError):
+        np.copyto(Tensor(np.zeros(4)), np.zeros((2, 4)))
+
+
 def test_mutating_functions_write_into_tensors():
     t = Tensor(np.zeros((3, 4), np.float32))
     np.copyto(t, F)

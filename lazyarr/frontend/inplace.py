@@ -101,6 +101,10 @@ class IdentitySet:
     def __iter__(self) -> Iterator[Tensor]:
         return iter([t for r in list(self.refs.values()) if (t := r()) is not None])
 
+    def __contains__(self, t: Tensor) -> bool:
+        r = self.refs.get(id(t))
+        return r is not None and r() is t
+
     def __len__(self) -> int:
         return sum(1 for r in list(self.refs.values()) if r() is not None)
 
@@ -124,7 +128,7 @@ class _Group:
     group's base, that base's shape, (the original's ops over its storage, the storage's shape) or None when it is
     not a movement of storage)."""
 
-    __slots__ = ("base", "buffer", "members", "origin", "readonly", "owner")
+    __slots__ = ("base", "buffer", "members", "origin", "readonly", "owner", "readonly_views")
 
     def __init__(self, base: UOp, buffer: Buffer | None = None, owner: Tensor | None = None) -> None:
         self.base, self.buffer = base, buffer
@@ -133,6 +137,8 @@ class _Group:
         self.owner = None if owner is None else _ref(owner)
         self.origin: tuple[_Ops, _Ops, tuple[int, ...], tuple[_Ops, tuple[int, ...]] | None] | None = None
         self.readonly: str | None = None  # why writes to this array are refused (`mark_readonly`), or None
+        # members that are read-only views of a writable array (np.broadcast_to's result and its views), or None
+        self.readonly_views: IdentitySet | None = None
 
 
 def group_of(t: Tensor) -> _Group:
@@ -155,6 +161,18 @@ def join_views(src: Tensor, t: Tensor) -> None:
     g = group_of(src)
     g.members.add(t)
     t._group = g
+    if g.readonly_views is not None and src in g.readonly_views:
+        g.readonly_views.add(t)  # a view of a read-only view is read-only (NumPy's views inherit the flag)
+
+
+def mark_readonly_view(t: Tensor) -> None:
+    """Refuse writes to `t` (a view) and to its views, but not to the array it views nor to copies of it: NumPy's
+    np.broadcast_to result is read-only even where it repeats nothing (a shape it already has, added 1-dims, a
+    zero-size shape) and so are the views taken of it, e.g. a slice that picks one copy."""
+    g = group_of(t)
+    if g.readonly_views is None:
+        g.readonly_views = IdentitySet()
+    g.readonly_views.add(t)
 
 
 def mark_readonly(t: Tensor, why: str) -> None:
@@ -172,6 +190,8 @@ def check_writable(t: Tensor, what: str = "assignment destination") -> _Group:
     g, kind = _settle(t)
     if kind == "broadcast":
         raise ValueError(f"{what} is read-only: a broadcast view of shape {t.shape}")
+    if g.readonly_views is not None and t in g.readonly_views:
+        raise ValueError(f"{what} is read-only: a view of np.broadcast_to's result (NumPy's is read-only)")
     if g.readonly is not None:
         raise ValueError(f"{what} is read-only: {g.readonly}")
     return g
@@ -184,7 +204,8 @@ def is_writable(t: Tensor) -> bool:
     if g is None or chain is None:
         return True  # an array of its own
     kind = _kind(chain, g)
-    return kind == "copy" or (kind == "view" and g.readonly is None)
+    return kind == "copy" or (kind == "view" and g.readonly is None
+                              and (g.readonly_views is None or t not in g.readonly_views))
 
 
 def is_owner(t: Tensor) -> bool:
@@ -472,6 +493,8 @@ class InplaceMixin:
         with WRITE_LOCK:
             v = value_for(self, x, strict=True)
             if self.size == 0 or v.uop is self.uop:
+                if self.size == 0:
+                    check_writable(self)  # nothing to write, but a read-only destination still refuses (NumPy)
                 return self
             write(self, self.uop, v.uop)
         return self

@@ -12,7 +12,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.frontend.elementwise import broadcast_shape
-from lazyarr.frontend.inplace import mark_readonly
+from lazyarr.frontend.inplace import mark_readonly, mark_readonly_view
 from lazyarr.frontend.layout import order_axes
 from lazyarr.frontend.np_functions import call, finish, result_dtype
 from lazyarr.frontend.np_ufuncs import _NoValue, as_tensor, const_like, iota, operator_index
@@ -170,7 +170,10 @@ def _broadcast_to(array: Any, shape: Any, subok: bool = False) -> Any:
     if lead < 0 or any(s != d and s != 1 for s, d in zip(x.shape, dims[lead:])):
         raise ValueError(f"operands could not be broadcast together with remapped shapes [original->remapped]: "
                          f"{x.shape} and requested shape {dims}")
-    return x.broadcast_to(dims)
+    out = x.broadcast_to(dims)
+    out = x._new(x.uop) if out is x else out  # a view of its own: it is read-only, x stays writable
+    mark_readonly_view(out)
+    return out
 
 
 @implements(np.broadcast_arrays, returns_view=True)

@@ -138,6 +138,29 @@ def test_broadcast_view_is_read_only_but_sees_writes() -> None:
     assert_matches(b, np.broadcast_to(np.array([9, 1, 2], np.float32), (2, 3)))
 
 
+@pytest.mark.parametrize("src, shape, view", [
+    ((2, 3), (2, 2, 3), lambda b: b[1:]),  # one copy of the repeats: no stride 0 left, read-only in NumPy
+    ((2, 3), (2, 3), lambda b: b),  # the shape it has: nothing repeated
+    ((2, 3), (1, 2, 3), lambda b: b[0].T),
+    ((0, 3), (2, 0, 3), lambda b: b),  # zero-size
+])
+def test_np_broadcast_to_and_its_views_are_read_only(src: tuple[int, ...], shape: tuple[int, ...],
+                                                     view: Callable[[Any], Any]) -> None:
+    # each of these wrote into the source array (or did nothing) where NumPy raises ValueError
+    a = np.arange(float(np.prod(src))).reshape(src)
+    for x in (a.copy(), Tensor(a.copy())):
+        v = view(np.broadcast_to(x, shape))
+        for write in (lambda w: w.__setitem__(..., 7.0), lambda w: w.__iadd__(1.0), lambda w: np.copyto(w, 1.0)):
+            with pytest.raises(ValueError, match="read-only"):
+                write(v)
+        assert_matches(x, a)
+        b = np.broadcast_to(x, shape)
+        c = b.copy()  # a copy is writable
+        c[...] = 5.0
+        x[...] = -1.0  # the source stays writable, and the broadcast sees its writes
+        assert_matches(b, np.full(shape, -1.0))
+
+
 def test_contiguous_aliases_a_realised_contiguous_tensor() -> None:
     a = DATA["int32"].copy()
     x = Tensor(a.copy()).realize()

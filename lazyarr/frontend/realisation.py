@@ -18,6 +18,7 @@ from lazyarr.frontend.inplace import (
     _storage_buffer,
     group_of,
     hold,
+    is_computed_view,
     is_realized,
     realize_hooks,
 )
@@ -54,7 +55,8 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
         if is_realized(t.uop):
             continue
         g = t._group
-        if g is not None and (g.buffer is not None or len(g.members) > 1 or t.uop is g.base):
+        if g is not None and not is_computed_view(t) and (g.buffer is not None or len(g.members) > 1
+                                                         or t.uop is g.base):
             root = g.base  # the whole array, so every view of it shares the storage
             owners.setdefault(root, g)
         else:
@@ -176,6 +178,8 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
                 g.buffer, g.base = base.arg, base  # members are chains over the result, itself a view of base
         elif root in solo:
             t = solo[root]
+            if is_computed_view(t):
+                continue  # it stays a view of its array: a write to the array computes it again
             old = t._group
             if old is not None:
                 old.members.discard(t)

@@ -66,6 +66,16 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
             roots.append(root)
     if not roots:
         return
+    # a zero-size value is an empty buffer, whatever it is computed from: its graph is not walked, so the pending
+    # writes it reads (a[[]] after a += 1) are not taken as done by this schedule, which would not run them
+    empty = {r: UOp(Ops.BUFFER, r.dtype, (), Buffer(0, r.dtype, device)).reshape(r.shape) for r in roots if r.size == 0}
+    if empty:
+        everything, roots = roots, [r for r in roots if r not in empty]
+        if not roots:
+            for hook in realize_hooks:
+                hook(empty, set())
+            _apply(empty, everything, owners, solo, set())
+            return
     nodes: list[UOp] = []
     structure = structure_key(roots, nodes)  # the walk toposort would make, and the plan's key
     writes = [n for n in nodes if n.op is _ASSIGN]
@@ -86,6 +96,9 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
             b.version += 1
     else:  # the usual eager op: nothing is written in place, so no live graph needs a copy of old contents
         mapping = dict(zip(roots, realize_uops(roots, device, structure)))
+    if empty:
+        mapping.update(empty)
+        roots = everything
     for hook in realize_hooks:
         hook(mapping, written)
     _apply(mapping, roots, owners, solo, set(structure[1]))

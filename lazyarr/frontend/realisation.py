@@ -66,19 +66,11 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
             roots.append(root)
     if not roots:
         return
-    # a zero-size value is an empty buffer, whatever it is computed from: its graph is not walked, so the pending
-    # writes it reads (a[[]] after a += 1) are not taken as done by this schedule, which would not run them
-    empty = {r: UOp(Ops.BUFFER, r.dtype, (), Buffer(0, r.dtype, device)).reshape(r.shape) for r in roots if r.size == 0}
-    if empty:
-        everything, roots = roots, [r for r in roots if r not in empty]
-        if not roots:
-            for hook in realize_hooks:
-                hook(empty, set())
-            _apply(empty, everything, owners, solo, set())
-            return
     nodes: list[UOp] = []
     structure = structure_key(roots, nodes)  # the walk toposort would make, and the plan's key
     writes = [n for n in nodes if n.op is _ASSIGN]
+    if writes and any(n.size == 0 for n in nodes):
+        writes = _run_writes(roots, writes)
     written: set[Buffer] = set()
     if writes:
         overwritten = list(dict.fromkeys(assign_storage(a.src[0]) for a in writes))
@@ -96,12 +88,23 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
             b.version += 1
     else:  # the usual eager op: nothing is written in place, so no live graph needs a copy of old contents
         mapping = dict(zip(roots, realize_uops(roots, device, structure)))
-    if empty:
-        mapping.update(empty)
-        roots = everything
     for hook in realize_hooks:
         hook(mapping, written)
     _apply(mapping, roots, owners, solo, set(structure[1]))
+
+
+def _run_writes(roots: list[UOp], writes: list[UOp]) -> list[UOp]:
+    """The `writes` that computing `roots` runs: a zero-size value is an empty constant, computed without its sources
+    (`rules._zero_size`), so a write only such a value reads (a += 1, then a[[]] or a[:, :0].sum(1)) stays pending."""
+    reached: set[UOp] = set()
+    stack = list(roots)
+    while stack:
+        n = stack.pop()
+        if n in reached or n.size == 0:
+            continue
+        reached.add(n)
+        stack.extend(n.src)
+    return [a for a in writes if a in reached]
 
 
 def _outside_readers(overwritten: list[UOp], executed: set[UOp]) -> tuple[dict[UOp, UOp], list[UOp]]:

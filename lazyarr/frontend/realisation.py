@@ -69,13 +69,14 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
     nodes: list[UOp] = []
     structure = structure_key(roots, nodes)  # the walk toposort would make, and the plan's key
     writes = [n for n in nodes if n.op is _ASSIGN]
-    if writes and any(n.size == 0 for n in nodes):
-        writes = _run_writes(roots, writes)
     written: set[Buffer] = set()
     if writes:
         overwritten = list(dict.fromkeys(assign_storage(a.src[0]) for a in writes))
         snapshots, clones = _outside_readers(overwritten, set(roots) | set(writes))
-        extra = list(dict.fromkeys(n for n in [*snapshots.values(), *clones] if n not in roots))
+        # each array's last write is computed too: the rules may fold away the part of a root that reads it (a
+        # zero-size value, np.where(c, 1, 1)), and every write here is taken as done
+        last = [a for a in writes if a not in overwritten]
+        extra = list(dict.fromkeys(n for n in [*snapshots.values(), *clones, *last] if n not in roots))
         results = realize_uops(roots + extra, device, None if extra else structure)
         mapping = dict(zip(roots + extra, results))
         for v, snap in snapshots.items():
@@ -91,20 +92,6 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
     for hook in realize_hooks:
         hook(mapping, written)
     _apply(mapping, roots, owners, solo, set(structure[1]))
-
-
-def _run_writes(roots: list[UOp], writes: list[UOp]) -> list[UOp]:
-    """The `writes` that computing `roots` runs: a zero-size value is an empty constant, computed without its sources
-    (`rules._zero_size`), so a write only such a value reads (a += 1, then a[[]] or a[:, :0].sum(1)) stays pending."""
-    reached: set[UOp] = set()
-    stack = list(roots)
-    while stack:
-        n = stack.pop()
-        if n in reached or n.size == 0:
-            continue
-        reached.add(n)
-        stack.extend(n.src)
-    return [a for a in writes if a in reached]
 
 
 def _outside_readers(overwritten: list[UOp], executed: set[UOp]) -> tuple[dict[UOp, UOp], list[UOp]]:

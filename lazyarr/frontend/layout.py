@@ -55,6 +55,20 @@ def c_contiguous(t: Tensor) -> bool:
     return _contiguous(t.shape, element_strides(t))
 
 
+def dense_in_array(t: Tensor) -> bool:
+    """Whether `t` reads a C-contiguous block of its array: of its storage (`c_contiguous`), or, for a view of an
+    array with no storage yet (a lazy value, which is stored in C order), of that value. NumPy's ravel views only such
+    a block, so `(x + 0)[::2].ravel()` must be a copy although the lazy view reports C order."""
+    chain, base = strip_movement(t.uop)
+    g = t._group
+    if base.op in (Ops.BUFFER, Ops.ASSIGN) or g is None or base is not g.base or not chain or t.size == 0:
+        return c_contiguous(t)
+    view = chain_view(chain, base.shape)
+    if view is None or view.mask is not None:
+        return False
+    return _contiguous(t.shape, view.strides)
+
+
 def memory_order(t: Tensor) -> tuple[int, ...]:
     """t's dims from the largest stride in magnitude to the smallest, as NumPy's iterator orders them for 'K': an
     insertion sort in which a stride of 0 (a broadcast dim) compares with nothing, so it keeps its place. Each dim is

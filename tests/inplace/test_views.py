@@ -303,3 +303,19 @@ def test_element_swap_and_finite_differences_as_numpy() -> None:
     z_ref[...] = 7.0
     assert_matches(kept, np.asarray(kept_ref))
     assert_matches(z, z_ref)
+
+
+@pytest.mark.parametrize("view", [lambda a: a[::-1], lambda a: a[::2], lambda a: a.reshape(2, 3)[:, 1],
+                                  lambda a: np.expand_dims(np.flip(a), -1), lambda a: a[1:4]],
+                         ids=["reversed", "step 2", "column", "flip + expand_dims", "dense slice"])
+@pytest.mark.parametrize("ravel", [np.ravel, lambda v: v.ravel()], ids=["np.ravel", "method"])
+def test_ravel_of_a_view_of_a_lazy_array_copies_as_numpy(view: Callable[[Any], Any],
+                                                         ravel: Callable[[Any], Any]) -> None:
+    # r = np.ravel((x + 0)[::2]); x[...] = -1 made r all -1 (NumPy's ravel copies a block that is not dense; the lazy
+    # array's views reported C order, so ravel took them for a view)
+    results = []
+    for a in (np.arange(6) + 0, Tensor(np.arange(6)) + 0):
+        r = ravel(view(a))
+        a[...] = -1
+        results.append(np.array(r))
+    assert_matches(results[1], results[0])

@@ -557,7 +557,8 @@ def _diagonal_of(x: Tensor, offset: int, a1: int, a2: int) -> Tensor:
     r0, c0 = (0, min(offset, m)) if offset >= 0 else (min(-offset, n), 0)
     sq = y.shrink([(0, s) for s in y.shape[:-2]] + [(r0, r0 + length), (c0, c0 + length)])
     eye = iota(length, x).reshape(length, 1) == iota(length, x).reshape(1, length)
-    picked = eye.where(sq, const_like(sq, 0))
+    # off the diagonal -0.0 for floats: -0.0 + x is x for every x, -0.0 included (a +0.0 turned a -0.0 diagonal +0)
+    picked = eye.where(sq, const_like(sq, -0.0 if sq.dtype.is_float else 0))
     return picked._new(picked.uop.reduce(Ops.ADD, (picked.ndim - 1,))).squeeze(-1)
 
 

@@ -163,6 +163,16 @@ def test_diagonal_sees_later_writes(make, realized):
         assert_matches(got, want)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_diagonal_keeps_negative_zeros(dtype):
+    """np.diagonal of a -0.0 gave +0.0: the off-diagonal elements it summed with were +0.0."""
+    a = np.array([[-0.0, 1.0, -0.0], [3.0, -0.0, 5.0]], dtype)
+    for make in (lambda x: np.diagonal(x), lambda x: np.diagonal(x, 2), lambda x: np.diagonal(x[:, ::-1])):
+        got, want = make(Tensor(a)).numpy(), make(a)
+        assert_matches(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
 @pytest.mark.parametrize("repeats, axis", [(2, None), (3, 0), (2, 1), (2, -1), ([1, 0, 2], 0), ([0, 1, 2, 1], 1),
                                            ([2] * 12, None)], ids=str)
 def test_repeat_with_axis_keyword_is_numpy_repeat(repeats, axis):

@@ -566,7 +566,7 @@ class InplaceMixin:
         with WRITE_LOCK:
             v = value_for(self, x, strict=True)
             if self.size == 0 or v.uop is self.uop:
-                if self.size == 0:
+                if x is not self:
                     check_writable(self)  # nothing to write, but a read-only destination still refuses (NumPy)
                 return self
             write(self, self.uop, v.uop)

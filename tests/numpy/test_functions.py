@@ -358,6 +358,16 @@ def test_copyto_drops_the_sources_leading_ones():
         np.copyto(Tensor(np.zeros(4)), np.zeros((2, 4)))
 
 
+def test_copyto_into_a_read_only_view_of_its_source_raises():
+    # np.copyto(np.broadcast_to(a, (2, 3)), a) did nothing where NumPy raises ValueError (the value broadcast to the
+    # destination's shape was the destination itself, so the write was skipped before the read-only check)
+    for a in (np.arange(3.0), Tensor(np.arange(3.0)) + 0):
+        v = np.broadcast_to(a, (2, 3))
+        with pytest.raises(ValueError, match="read-only"):
+            np.copyto(v, a)
+        np.copyto(v, v)  # NumPy copies nothing here, and raises nothing
+
+
 def test_mutating_functions_write_into_tensors():
     t = Tensor(np.zeros((3, 4), np.float32))
     np.copyto(t, F)

@@ -368,6 +368,17 @@ def test_copyto_into_a_read_only_view_of_its_source_raises():
         np.copyto(v, v)  # NumPy copies nothing here, and raises nothing
 
 
+@pytest.mark.parametrize("write", [lambda v: np.put(v, [7], [1.0]), lambda v: np.put(v[:0], [0], [1.0]),
+                                   lambda v: np.place(v, v > 100, [1.0])], ids=["put out of range", "put empty",
+                                                                               "place nothing"])
+def test_mutating_fallbacks_refuse_a_read_only_destination_first(write):
+    # np.put(np.diagonal(t), [7], [1.0]) raised IndexError (NumPy: ValueError, "put: output array is read-only"):
+    # NumPy ran on a writable copy and checked the indices first
+    for a in (np.arange(9.0).reshape(3, 3), Tensor(np.arange(9.0).reshape(3, 3))):
+        with pytest.raises(ValueError, match="read-only"):
+            write(np.diagonal(a))
+
+
 def test_mutating_functions_write_into_tensors():
     t = Tensor(np.zeros((3, 4), np.float32))
     np.copyto(t, F)

@@ -204,7 +204,9 @@ def mark_readonly_view(t: Tensor, why: str) -> None:
     """Refuse writes to `t` (a view) and to its views (`why`), but not to the array it views nor to copies of it:
     NumPy's np.broadcast_to result is read-only even where it repeats nothing (a shape it already has, added 1-dims,
     a zero-size shape), and so are the views taken of it, e.g. a slice that picks one copy."""
-    _add_readonly_view(group_of(t), _ReadonlyView(t, why))
+    g = group_of(t)
+    if _readonly_view(g, t) is None:  # a view of a read-only view keeps its record (np.diagonal's is computed)
+        _add_readonly_view(g, _ReadonlyView(t, why))
 
 
 def view_computed(src: Tensor, t: Tensor, compute: Callable[[UOp], UOp], why: str) -> None:

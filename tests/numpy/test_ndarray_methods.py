@@ -143,14 +143,17 @@ def test_diagonal_is_read_only(write, make, realized):
 
 @pytest.mark.parametrize("realized", [False, True])
 @pytest.mark.parametrize("make", [lambda a: a.diagonal(), lambda a: np.diagonal(a, 1), lambda a: np.diag(a),
-                                  lambda a: np.diagonal(a[::-1, 1:].T), lambda a: a.diagonal()[::-1]],
-                         ids=["method", "np.diagonal", "np.diag", "of a view", "a view of it"])
+                                  lambda a: np.diagonal(a[::-1, 1:].T), lambda a: a.diagonal()[::-1],
+                                  lambda a: np.broadcast_to(a.diagonal(), (2, 3))],
+                         ids=["method", "np.diagonal", "np.diag", "of a view", "a view of it", "broadcast"])
 def test_diagonal_sees_later_writes(make, realized):
     """NumPy's diagonal is a view: a write to its array shows through it. lazyarr's kept the values it had when it
     was made (d = np.diagonal(a); a[0, 0] = 100; d[0] was still 3.0, NumPy's 100.0)."""
     results = []
     for a in (A.copy(), Tensor(A.copy())):
         d = make(a)
+        with pytest.raises(ValueError, match="read-only"):
+            np.place(d, d > 100, [1.0])
         k = d * 2  # a value computed before the writes keeps the old diagonal
         if realized and isinstance(a, Tensor):
             d.realize()

@@ -171,6 +171,10 @@ def join_views(src: Tensor, t: Tensor) -> None:
             (t.uop.src[0] if t.uop.op is Ops.DETACH else t.uop).op is Ops.PAD:
         return
     g = group_of(src)
+    if _reshaped_over(src.uop, g.base):
+        # a view of a view: a src NumPy would have copied (a.T.reshape(-1)) is an array of its own now, so t views
+        # that copy (c[:3] sees writes to c) rather than the array src was computed from
+        g, _ = _settle(src)
     g.members.add(t)
     t._group = g
     if (r := _readonly_view(g, src)) is not None:  # a view of a read-only view is read-only (NumPy's flag)
@@ -198,6 +202,16 @@ def _add_readonly_view(g: _Group, r: _ReadonlyView) -> None:
     elif len(g.readonly_views) >= 32:  # drop the records of views that died
         g.readonly_views = {k: v for k, v in g.readonly_views.items() if v.ref() is not None}
     g.readonly_views[id(r.ref())] = r
+
+
+def _reshaped_over(u: UOp, base: UOp) -> bool:
+    """Whether the movement chain from `base` up to `u` reshapes after its first op (only a reshape can be a copy in
+    NumPy; one straight over the base, such as a buffer's shape, never is)."""
+    while u is not base and (u.op in GroupOp.Movement or u.op is Ops.DETACH):
+        if u.op is Ops.RESHAPE and u.src[0] is not base:
+            return True
+        u = u.src[0]
+    return False
 
 
 def mark_readonly_view(t: Tensor, why: str) -> None:

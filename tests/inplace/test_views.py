@@ -319,3 +319,20 @@ def test_ravel_of_a_view_of_a_lazy_array_copies_as_numpy(view: Callable[[Any], A
         a[...] = -1
         results.append(np.array(r))
     assert_matches(results[1], results[0])
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_view_of_a_reshape_copy_views_the_copy(lazy: bool) -> None:
+    # c = a.T.reshape(-1) is a copy in NumPy and v = c[:3] a view of it: after c[0] = 100, v[0] was still a's old
+    # value (NumPy: 100.0); v stayed with a's array as a copy of its own instead of following c
+    results = []
+    for a in (np.arange(6.0).reshape(2, 3), Tensor(np.arange(6.0).reshape(2, 3))):
+        a = a + 0 if lazy else a
+        c = a.T.reshape(-1)
+        v, w = c[:3], c[::-1].reshape(2, 3)
+        c[0] = 100.0
+        a[...] = -1.0  # reaches neither
+        w[0, 0] = 50.0
+        results.append([np.array(x) for x in (a, c, v, w)])
+    for got, want in zip(results[1], results[0]):
+        assert_matches(got, want)

@@ -130,7 +130,17 @@ class _ReadonlyView:
 
     def __init__(self, t: Tensor, why: str, anchor: Tensor | None = None,
                  compute: Callable[[UOp], UOp] | None = None) -> None:
-        self.ref, self.why, self.anchor, self.compute = _ref(t), why, anchor, compute
+        self.why, self.compute = why, compute
+        self.anchor = None if anchor is None else _ref(anchor)
+        if anchor is None:
+            self.ref = _ref(t)
+        else:  # the anchor lives while the view does; the group holds it weakly (it is a member: no cycle)
+            key = id(t)
+            _ANCHORS[key] = anchor
+            self.ref = weakref.ref(t, lambda _, key=key: _ANCHORS.pop(key, None))
+
+
+_ANCHORS: dict[int, Tensor] = {}  # id of a computed view -> its anchor (`_ReadonlyView`)
 
 
 class _Group:
@@ -181,7 +191,7 @@ def join_views(src: Tensor, t: Tensor) -> None:
         compute = r.compute
         if compute is not None:  # and a movement of a computed view is computed after writes, as it is
             compute = functools.partial(_moved, chain or [], compute)
-        _add_readonly_view(g, _ReadonlyView(t, r.why, r.anchor, compute))
+        _add_readonly_view(g, _ReadonlyView(t, r.why, None if r.anchor is None else r.anchor(), compute))
 
 
 def _moved(chain: list[UOp], compute: Callable[[UOp], UOp], anchor: UOp) -> UOp:
@@ -229,7 +239,7 @@ def view_computed(src: Tensor, t: Tensor, compute: Callable[[UOp], UOp], why: st
     g, _ = _settle(src)
     r = _readonly_view(g, src)
     if r is not None and r.compute is not None:  # src is itself computed from the array
-        anchor, inner = r.anchor, r.compute
+        anchor, inner = r.anchor(), r.compute
         compute = functools.partial(_computed, inner, compute)
     else:
         anchor = src._new(src.uop)  # a plain view of the array that stays one as the array is written
@@ -444,8 +454,9 @@ def _repoint(g: _Group, new_base: UOp) -> None:
             hold(m)
     for m in computed:  # after the plain views: their anchors now view new_base
         r = _readonly_view(g, m)
-        assert r is not None and r.compute is not None and r.anchor is not None
-        m.uop = r.compute(r.anchor.uop)
+        anchor = None if r is None or r.anchor is None else r.anchor()
+        assert r is not None and r.compute is not None and anchor is not None
+        m.uop = r.compute(anchor.uop)
         hold(m)
     g.base = new_base
 

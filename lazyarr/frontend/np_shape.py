@@ -526,18 +526,21 @@ def _triu(m: Any, k: int = 0) -> Any:
     return mask.broadcast_to(shape).where(x.broadcast_to(shape), const_like(x, 0).broadcast_to(shape))
 
 
-def diagonal(x: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
+def diagonal(x: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, view: bool = True) -> Tensor:
     """x's diagonal over (axis1, axis2) moved to the last axis, as a masked sum over a square slice (lazy).
 
     Read-only, as NumPy's (its diagonal is a read-only view): a write to it or to a view of it raises ValueError
     (it would not reach `x`, which a PyTorch-style writable view would change). A view all the same: after a write
-    to x's array it shows the write (it is computed again from the array's new value)."""
+    to x's array it shows the write (it is computed again from the array's new value). `view=False`: a plain value
+    for a computation (np.trace, einsum's repeated labels), which no one writes or reads after a write."""
     if x.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
     a1, a2 = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
     if a1 == a2:
         raise ValueError("axis1 and axis2 cannot be the same")
     out = _diagonal_of(x, offset, a1, a2)
+    if not view:
+        return out  # a value for a computation (np.trace, einsum): no one writes or reads it after a write
     # a view of x's array: after a write to it, the diagonal is computed again from the array's new value
     view_computed(x, out, functools.partial(_diagonal_uop, x.device, offset, a1, a2),
                   "NumPy's diagonal is a read-only view; write into a copy (np.diagonal(a).copy())")
@@ -584,7 +587,7 @@ def _diag(v: Any, k: int = 0) -> Any:
 
 @implements(np.trace)
 def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None) -> Any:
-    d = diagonal(as_tensor(a), operator_index(offset), axis1, axis2)
+    d = diagonal(as_tensor(a), operator_index(offset), axis1, axis2, view=False)
     return np.sum(d, axis=-1, dtype=dtype, out=out)
 
 

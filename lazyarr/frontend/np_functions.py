@@ -705,8 +705,8 @@ def _copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -
     src_desc = describe(src)
     if not isinstance(src_desc, type) and not np.can_cast(src_desc, dst_dt, casting):
         raise TypeError(f"Cannot cast array data from {src_desc!r} to {dst_dt!r} according to the rule '{casting}'")
-    if src is dst:
-        return  # NumPy copies nothing, and does not ask whether dst is writable
+    if src is dst or (is_tensor(src) and is_tensor(dst) and src.uop is dst.uop):
+        return  # the same view of the same data: NumPy copies nothing, and does not ask whether dst is writable
     dev = _device(dst, src)
     value = _into_shape(operand(src, dtypes.from_numpy(dst_dt), dev), tuple(dst.shape))
     if where is not True:

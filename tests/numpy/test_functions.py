@@ -366,6 +366,7 @@ def test_copyto_into_a_read_only_view_of_its_source_raises():
         with pytest.raises(ValueError, match="read-only"):
             np.copyto(v, a)
         np.copyto(v, v)  # NumPy copies nothing here, and raises nothing
+        np.copyto(v[()], v)  # nor for another tensor that is the same view
 
 
 @pytest.mark.parametrize("write", [lambda v: np.put(v, [7], [1.0]), lambda v: np.put(v[:0], [0], [1.0]),

@@ -323,6 +323,11 @@ def _chain_over(u: UOp, base: UOp) -> list[UOp] | None:
     return chain
 
 
+def chain_in_array(u: UOp, base: UOp) -> list[UOp] | None:
+    """The movement ops (top-down) that make `u` from its array's `base`, or None (`_chain_over`)."""
+    return _chain_over(u, base)
+
+
 def is_view_of(u: UOp, src: UOp) -> bool:
     """True when `u` is a movement chain (or detach) over `src` (a graph that merely ends in a movement op, e.g. a
     broadcast index or constant, is not a view of `src`)."""

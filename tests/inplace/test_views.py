@@ -336,3 +336,15 @@ def test_a_view_of_a_reshape_copy_views_the_copy(lazy: bool) -> None:
         results.append([np.array(x) for x in (a, c, v, w)])
     for got, want in zip(results[1], results[0]):
         assert_matches(got, want)
+
+
+def test_ravel_of_a_view_of_an_array_given_a_constant_copies_as_numpy() -> None:
+    # a lazy array given a whole new constant (a[...] = 1) has a broadcast constant as its value, and ravel took
+    # np.flip(a, -1) for a dense block: the ravel then showed a later a += 1 (NumPy's is a copy: [1, 1])
+    results = []
+    for a in (np.array([[3, 1]], np.uint8) + 0, Tensor(np.array([[3, 1]], np.uint8)) + 0):
+        a[...] = 1
+        r = np.ravel(np.flip(a, -1))
+        a += 1
+        results.append(np.array(r))
+    assert_matches(results[1], results[0])

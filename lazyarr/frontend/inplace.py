@@ -101,6 +101,10 @@ class IdentitySet:
     def __iter__(self) -> Iterator[Tensor]:
         return iter([t for r in list(self.refs.values()) if (t := r()) is not None])
 
+    def __contains__(self, t: Tensor) -> bool:
+        r = self.refs.get(id(t))
+        return r is not None and r() is t
+
     def __len__(self) -> int:
         return sum(1 for r in list(self.refs.values()) if r() is not None)
 
@@ -117,6 +121,28 @@ def hold(t: Tensor) -> None:
 _Ops = tuple[tuple[Ops, Any], ...]  # a movement chain (top-down) as (op, arg) pairs
 
 
+class _ReadonlyView:
+    """A read-only view of a writable array (`mark_readonly_view`, `view_computed`): `why` writes are refused, and
+    `compute`, where the view is no movement of the array (np.diagonal), gives its value from `anchor`'s (a plain
+    view of the array, kept up to date as every view is) after each write to the array."""
+
+    __slots__ = ("ref", "why", "anchor", "compute")
+
+    def __init__(self, t: Tensor, why: str, anchor: Tensor | None = None,
+                 compute: Callable[[UOp], UOp] | None = None) -> None:
+        self.why, self.compute = why, compute
+        self.anchor = None if anchor is None else _ref(anchor)
+        if anchor is None:
+            self.ref = _ref(t)
+        else:  # the anchor lives while the view does; the group holds it weakly (it is a member: no cycle)
+            key = id(t)
+            _ANCHORS[key] = anchor
+            self.ref = weakref.ref(t, lambda _, key=key: _ANCHORS.pop(key, None))
+
+
+_ANCHORS: dict[int, Tensor] = {}  # id of a computed view -> its anchor (`_ReadonlyView`)
+
+
 class _Group:
     """One array: `base` and the live tensors viewing it; `buffer` is the storage it owns and writes in place.
     `origin`: set on a contiguous copy that stands in for a view (`stand_in_for`), to judge its members' views as
@@ -124,7 +150,7 @@ class _Group:
     group's base, that base's shape, (the original's ops over its storage, the storage's shape) or None when it is
     not a movement of storage)."""
 
-    __slots__ = ("base", "buffer", "members", "origin", "readonly", "owner")
+    __slots__ = ("base", "buffer", "members", "origin", "readonly", "owner", "readonly_views")
 
     def __init__(self, base: UOp, buffer: Buffer | None = None, owner: Tensor | None = None) -> None:
         self.base, self.buffer = base, buffer
@@ -133,6 +159,8 @@ class _Group:
         self.owner = None if owner is None else _ref(owner)
         self.origin: tuple[_Ops, _Ops, tuple[int, ...], tuple[_Ops, tuple[int, ...]] | None] | None = None
         self.readonly: str | None = None  # why writes to this array are refused (`mark_readonly`), or None
+        # members that are read-only views of a writable array, by id (`_readonly_view`), or None
+        self.readonly_views: dict[int, _ReadonlyView] | None = None
 
 
 def group_of(t: Tensor) -> _Group:
@@ -153,8 +181,83 @@ def join_views(src: Tensor, t: Tensor) -> None:
             (t.uop.src[0] if t.uop.op is Ops.DETACH else t.uop).op is Ops.PAD:
         return
     g = group_of(src)
+    if _reshaped_over(src.uop, g.base):
+        # a view of a view: a src NumPy would have copied (a.T.reshape(-1)) is an array of its own now, so t views
+        # that copy (c[:3] sees writes to c) rather than the array src was computed from
+        g, _ = _settle(src)
     g.members.add(t)
     t._group = g
+    if (r := _readonly_view(g, src)) is not None:  # a view of a read-only view is read-only (NumPy's flag)
+        compute = r.compute
+        if compute is not None:  # and a movement of a computed view is computed after writes, as it is
+            compute = functools.partial(_moved, chain or [], compute)
+        _add_readonly_view(g, _ReadonlyView(t, r.why, None if r.anchor is None else r.anchor(), compute))
+
+
+def _moved(chain: list[UOp], compute: Callable[[UOp], UOp], anchor: UOp) -> UOp:
+    return _on(chain, compute(anchor))
+
+
+def _readonly_view(g: _Group | None, t: Tensor) -> _ReadonlyView | None:
+    """`t`'s record as a read-only view in its group `g`, or None."""
+    if g is None or g.readonly_views is None:
+        return None
+    r = g.readonly_views.get(id(t))
+    return r if r is not None and r.ref() is t else None
+
+
+def _add_readonly_view(g: _Group, r: _ReadonlyView) -> None:
+    if g.readonly_views is None:
+        g.readonly_views = {}
+    elif len(g.readonly_views) >= 32:  # drop the records of views that died
+        g.readonly_views = {k: v for k, v in g.readonly_views.items() if v.ref() is not None}
+    g.readonly_views[id(r.ref())] = r
+
+
+def _reshaped_over(u: UOp, base: UOp) -> bool:
+    """Whether the movement chain from `base` up to `u` reshapes after its first op (only a reshape can be a copy in
+    NumPy; one straight over the base, such as a buffer's shape, never is)."""
+    while u is not base and (u.op in GroupOp.Movement or u.op is Ops.DETACH):
+        if u.op is Ops.RESHAPE and u.src[0] is not base:
+            return True
+        u = u.src[0]
+    return False
+
+
+def mark_readonly_view(t: Tensor, why: str) -> None:
+    """Refuse writes to `t` (a view) and to its views (`why`), but not to the array it views nor to copies of it:
+    NumPy's np.broadcast_to result is read-only even where it repeats nothing (a shape it already has, added 1-dims,
+    a zero-size shape), and so are the views taken of it, e.g. a slice that picks one copy."""
+    g = group_of(t)
+    if _readonly_view(g, t) is None:  # a view of a read-only view keeps its record (np.diagonal's is computed)
+        _add_readonly_view(g, _ReadonlyView(t, why))
+
+
+def view_computed(src: Tensor, t: Tensor, compute: Callable[[UOp], UOp], why: str) -> None:
+    """Make `t`, which is `compute(src.uop)` (np.diagonal: no movement of `src`), a read-only view of src's array:
+    after a write to that array `t` is `compute` of src's new value, as NumPy's view shows the write."""
+    g, _ = _settle(src)
+    r = _readonly_view(g, src)
+    if r is not None and r.compute is not None:  # src is itself computed from the array
+        anchor, inner = r.anchor(), r.compute
+        compute = functools.partial(_computed, inner, compute)
+    else:
+        anchor = src._new(src.uop)  # a plain view of the array that stays one as the array is written
+    if t._group is not None:
+        t._group.members.discard(t)
+    g.members.add(t)
+    t._group = g
+    _add_readonly_view(g, _ReadonlyView(t, why, anchor, compute))
+
+
+def _computed(inner: Callable[[UOp], UOp], outer: Callable[[UOp], UOp], anchor: UOp) -> UOp:
+    return outer(inner(anchor))
+
+
+def is_computed_view(t: Tensor) -> bool:
+    """Whether `t` is a view of its array that a kernel computes (`view_computed`): it is realised alone."""
+    r = _readonly_view(t._group, t)
+    return r is not None and r.compute is not None
 
 
 def mark_readonly(t: Tensor, why: str) -> None:
@@ -172,6 +275,8 @@ def check_writable(t: Tensor, what: str = "assignment destination") -> _Group:
     g, kind = _settle(t)
     if kind == "broadcast":
         raise ValueError(f"{what} is read-only: a broadcast view of shape {t.shape}")
+    if (r := _readonly_view(g, t)) is not None:
+        raise ValueError(f"{what} is read-only: {r.why}")
     if g.readonly is not None:
         raise ValueError(f"{what} is read-only: {g.readonly}")
     return g
@@ -180,6 +285,8 @@ def check_writable(t: Tensor, what: str = "assignment destination") -> _Group:
 def is_writable(t: Tensor) -> bool:
     """Whether a write to `t` is allowed (`check_writable` would pass), found without moving `t` between arrays."""
     g = t._group
+    if g is not None and (r := _readonly_view(g, t)) is not None:  # writable as the copy NumPy would make
+        return r.compute is None and _kind(_chain_over(t.uop, g.base) or [], g) == "copy"
     chain = None if g is None else _chain_over(t.uop, g.base)
     if g is None or chain is None:
         return True  # an array of its own
@@ -190,6 +297,8 @@ def is_writable(t: Tensor) -> bool:
 def is_owner(t: Tensor) -> bool:
     """Whether `t` is an array of its own, not a view of another tensor's (NumPy's OWNDATA)."""
     g = t._group
+    if is_computed_view(t):
+        return False
     if g is None or (chain := _chain_over(t.uop, g.base)) is None or _kind(chain, g) == "copy":
         return True
     return g.owner is not None and g.owner() is t
@@ -212,6 +321,11 @@ def _chain_over(u: UOp, base: UOp) -> list[UOp] | None:
         chain.append(u)
         u = u.src[0]
     return chain
+
+
+def chain_in_array(u: UOp, base: UOp) -> list[UOp] | None:
+    """The movement ops (top-down) that make `u` from its array's `base`, or None (`_chain_over`)."""
+    return _chain_over(u, base)
 
 
 def is_view_of(u: UOp, src: UOp) -> bool:
@@ -313,6 +427,8 @@ def _rebuild(ops: tuple[tuple[Ops, Any], ...], base_shape: tuple[int, ...]) -> l
 def _settle(t: Tensor) -> tuple[_Group, str]:
     """`t`'s group and how `t` views it; a tensor that is really a copy leaves to become an array of its own."""
     g = group_of(t)
+    if is_computed_view(t):
+        return g, "view"
     chain = _chain_over(t.uop, g.base)
     kind = "copy" if chain is None else _kind(chain, g)
     if kind == "copy":
@@ -326,7 +442,11 @@ def _repoint(g: _Group, new_base: UOp) -> None:
     """Point every view of `g` at `new_base` (same shape as `g.base`); members that are copies keep the old value."""
     old = g.base
     moved: dict[UOp, UOp | None] = {}  # many members often share one uop
+    computed = []
     for m in list(g.members):
+        if is_computed_view(m):
+            computed.append(m)
+            continue
         if m.uop not in moved:
             chain = _chain_over(m.uop, old)
             moved[m.uop] = None if chain is None or _kind(chain, g) == "copy" else _on(chain, new_base)
@@ -337,6 +457,12 @@ def _repoint(g: _Group, new_base: UOp) -> None:
         else:
             m.uop = new
             hold(m)
+    for m in computed:  # after the plain views: their anchors now view new_base
+        r = _readonly_view(g, m)
+        anchor = None if r is None or r.anchor is None else r.anchor()
+        assert r is not None and r.compute is not None and anchor is not None
+        m.uop = r.compute(anchor.uop)
+        hold(m)
     g.base = new_base
 
 
@@ -472,6 +598,8 @@ class InplaceMixin:
         with WRITE_LOCK:
             v = value_for(self, x, strict=True)
             if self.size == 0 or v.uop is self.uop:
+                if x is not self:
+                    check_writable(self)  # nothing to write, but a read-only destination still refuses (NumPy)
                 return self
             write(self, self.uop, v.uop)
         return self

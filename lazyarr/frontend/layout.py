@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lazyarr.frontend.inplace import is_owner, is_writable
+from lazyarr.frontend.inplace import chain_in_array, is_owner, is_writable
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.helpers import prod
@@ -53,6 +53,21 @@ def _contiguous(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
 def c_contiguous(t: Tensor) -> bool:
     """`t.flags.c_contiguous`, without the other flags."""
     return _contiguous(t.shape, element_strides(t))
+
+
+def dense_in_array(t: Tensor) -> bool:
+    """Whether `t` reads a C-contiguous block of its array: of its storage (`c_contiguous`), or, for a view of an
+    array with no storage yet (a lazy value, which is stored in C order), of that value. NumPy's ravel views only such
+    a block, so `(x + 0)[::2].ravel()` must be a copy although the lazy view reports C order."""
+    base = strip_movement(t.uop)[1]
+    g = t._group
+    chain = None if g is None else chain_in_array(t.uop, g.base)  # g.base may itself be a view (of a constant)
+    if base.op in (Ops.BUFFER, Ops.ASSIGN) or not chain or t.size == 0:
+        return c_contiguous(t)
+    view = chain_view(chain, g.base.shape)
+    if view is None or view.mask is not None:
+        return False
+    return _contiguous(t.shape, view.strides)
 
 
 def memory_order(t: Tensor) -> tuple[int, ...]:

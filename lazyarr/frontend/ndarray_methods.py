@@ -22,7 +22,7 @@ import numpy as np
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.frontend.inplace import mark_readonly
-from lazyarr.frontend.layout import Flags, byte_strides, c_contiguous, order_axes
+from lazyarr.frontend.layout import Flags, byte_strides, dense_in_array, order_axes
 from lazyarr.helpers import normalize_axis, prod
 
 if TYPE_CHECKING:
@@ -256,7 +256,7 @@ class NdarrayMethodsMixin:
         """`ndarray.ravel`: the values as 1-D in the index `order` of `flatten`: a view of a tensor whose elements lie
         contiguous in that order, else a copy (NumPy's rule, stricter than reshape's: `a[:, 0].ravel()` is a copy)."""
         ordered = self.permute(order_axes(self, order))
-        return ordered.reshape(-1) if c_contiguous(ordered) else ordered.reshape(-1).clone()
+        return ordered.reshape(-1) if dense_in_array(ordered) else ordered.reshape(-1).clone()
 
     def view(self: Tensor, *shape: Any, dtype: Any = None, type: Any = None) -> Tensor:  # noqa: A002 (NumPy's)
         """Two libraries' `view`: of a shape, of a dtype, or of nothing.

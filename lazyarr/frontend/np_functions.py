@@ -691,6 +691,13 @@ def _shares_memory(a: Any, b: Any, max_work: Any = None) -> bool:
     return bool(np.shares_memory(views[0], views[1]))
 
 
+def _into_shape(x: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """`x` broadcast to `shape` after dropping its leading 1s beyond `shape`'s dims (NumPy's `dst[...] = x`)."""
+    while x.ndim > len(shape) and x.shape[0] == 1:
+        x = x.reshape(x.shape[1:])
+    return x.broadcast_to(shape)
+
+
 @implements(np.copyto)
 def _copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -> None:
     """Write `src` into `dst` (a Tensor is written with `assign`), with NumPy's casting check and `where` mask."""
@@ -698,11 +705,13 @@ def _copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -
     src_desc = describe(src)
     if not isinstance(src_desc, type) and not np.can_cast(src_desc, dst_dt, casting):
         raise TypeError(f"Cannot cast array data from {src_desc!r} to {dst_dt!r} according to the rule '{casting}'")
+    if src is dst or (is_tensor(src) and is_tensor(dst) and src.uop is dst.uop):
+        return  # the same view of the same data: NumPy copies nothing, and does not ask whether dst is writable
     dev = _device(dst, src)
-    value = operand(src, dtypes.from_numpy(dst_dt), dev).broadcast_to(tuple(dst.shape))
+    value = _into_shape(operand(src, dtypes.from_numpy(dst_dt), dev), tuple(dst.shape))
     if where is not True:
         old = as_tensor(dst).cast(dtypes.from_numpy(dst_dt))
-        value = as_tensor(where, value).bool().broadcast_to(value.shape).where(value, old)
+        value = _into_shape(as_tensor(where, value).bool(), value.shape).where(value, old)
     write_into(dst, value, "copyto")
 
 

@@ -181,7 +181,7 @@ def _einsum(*operands: Any, out: Any = None, optimize: Any = False, **kwargs: An
             if t.shape[p] != t.shape[q]:
                 raise ValueError(f"dimensions in single operand for collapsing index '{dup}' don't match "
                                  f"({t.shape[p]} != {t.shape[q]})")
-            t = diagonal(t, 0, p, q)
+            t = diagonal(t, 0, p, q, view=False)
             labels = [lab for k, lab in enumerate(labels) if k not in (p, q)] + [dup]
         labelled.append((t, labels))
     ell = [f"...{-n_ell + i}" for i in range(n_ell)]

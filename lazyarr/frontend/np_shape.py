@@ -5,6 +5,7 @@ use NumPy's types and messages.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +13,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.frontend.elementwise import broadcast_shape
-from lazyarr.frontend.inplace import mark_readonly
+from lazyarr.frontend.inplace import mark_readonly_view, view_computed
 from lazyarr.frontend.layout import order_axes
 from lazyarr.frontend.np_functions import call, finish, result_dtype
 from lazyarr.frontend.np_ufuncs import _NoValue, as_tensor, const_like, iota, operator_index
@@ -170,7 +171,10 @@ def _broadcast_to(array: Any, shape: Any, subok: bool = False) -> Any:
     if lead < 0 or any(s != d and s != 1 for s, d in zip(x.shape, dims[lead:])):
         raise ValueError(f"operands could not be broadcast together with remapped shapes [original->remapped]: "
                          f"{x.shape} and requested shape {dims}")
-    return x.broadcast_to(dims)
+    out = x.broadcast_to(dims)
+    out = x._new(x.uop) if out is x else out  # a view of its own: it is read-only, x stays writable
+    mark_readonly_view(out, "a view of np.broadcast_to's result (NumPy's is read-only)")
+    return out
 
 
 @implements(np.broadcast_arrays, returns_view=True)
@@ -522,16 +526,32 @@ def _triu(m: Any, k: int = 0) -> Any:
     return mask.broadcast_to(shape).where(x.broadcast_to(shape), const_like(x, 0).broadcast_to(shape))
 
 
-def diagonal(x: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:
+def diagonal(x: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, view: bool = True) -> Tensor:
     """x's diagonal over (axis1, axis2) moved to the last axis, as a masked sum over a square slice (lazy).
 
     Read-only, as NumPy's (its diagonal is a read-only view): a write to it or to a view of it raises ValueError
-    (it would not reach `x`, which a PyTorch-style writable view would change)."""
+    (it would not reach `x`, which a PyTorch-style writable view would change). A view all the same: after a write
+    to x's array it shows the write (it is computed again from the array's new value). `view=False`: a plain value
+    for a computation (np.trace, einsum's repeated labels), which no one writes or reads after a write."""
     if x.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
     a1, a2 = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
     if a1 == a2:
         raise ValueError("axis1 and axis2 cannot be the same")
+    out = _diagonal_of(x, offset, a1, a2)
+    if not view:
+        return out  # a value for a computation (np.trace, einsum): no one writes or reads it after a write
+    # a view of x's array: after a write to it, the diagonal is computed again from the array's new value
+    view_computed(x, out, functools.partial(_diagonal_uop, x.device, offset, a1, a2),
+                  "NumPy's diagonal is a read-only view; write into a copy (np.diagonal(a).copy())")
+    return out
+
+
+def _diagonal_uop(device: str, offset: int, a1: int, a2: int, u: UOp) -> UOp:
+    return _diagonal_of(Tensor(u, device=device), offset, a1, a2).uop
+
+
+def _diagonal_of(x: Tensor, offset: int, a1: int, a2: int) -> Tensor:
     rest = [d for d in range(x.ndim) if d not in (a1, a2)]
     y = x.permute(rest + [a1, a2])
     n, m = y.shape[-2], y.shape[-1]
@@ -540,10 +560,9 @@ def diagonal(x: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tens
     r0, c0 = (0, min(offset, m)) if offset >= 0 else (min(-offset, n), 0)
     sq = y.shrink([(0, s) for s in y.shape[:-2]] + [(r0, r0 + length), (c0, c0 + length)])
     eye = iota(length, x).reshape(length, 1) == iota(length, x).reshape(1, length)
-    picked = eye.where(sq, const_like(sq, 0))
-    out = picked._new(picked.uop.reduce(Ops.ADD, (picked.ndim - 1,))).squeeze(-1)
-    mark_readonly(out, "NumPy's diagonal is a read-only view; write into a copy (np.diagonal(a).copy())")
-    return out
+    # off the diagonal -0.0 for floats: -0.0 + x is x for every x, -0.0 included (a +0.0 turned a -0.0 diagonal +0)
+    picked = eye.where(sq, const_like(sq, -0.0 if sq.dtype.is_float else 0))
+    return picked._new(picked.uop.reduce(Ops.ADD, (picked.ndim - 1,))).squeeze(-1)
 
 
 @implements(np.diagonal)
@@ -568,7 +587,7 @@ def _diag(v: Any, k: int = 0) -> Any:
 
 @implements(np.trace)
 def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None) -> Any:
-    d = diagonal(as_tensor(a), operator_index(offset), axis1, axis2)
+    d = diagonal(as_tensor(a), operator_index(offset), axis1, axis2, view=False)
     return np.sum(d, axis=-1, dtype=dtype, out=out)
 
 

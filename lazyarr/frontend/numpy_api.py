@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from lazyarr import dtypes
-from lazyarr.frontend.inplace import is_view_of
+from lazyarr.frontend.inplace import check_writable, is_view_of
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.helpers import flag
@@ -171,6 +171,8 @@ def numpy_fallback(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     if written is not None and is_tensor(args[written]) and not hasattr(args[written], "assign"):
         raise TypeError(f"numpy.{name} writes into its argument and cannot fall back to NumPy for a lazyarr Tensor "
                         "without Tensor.assign")
+    if written is not None and is_tensor(args[written]):
+        check_writable(args[written], f"{name}: output array")  # before NumPy checks the indices on a writable copy
     note_fallback(name)
     np_args, np_kwargs = _realise_tree(args), _realise_tree(kwargs)
     out_list = outs if isinstance(outs, tuple) else (outs,)

@@ -18,6 +18,7 @@ from lazyarr.frontend.inplace import (
     _storage_buffer,
     group_of,
     hold,
+    is_computed_view,
     is_realized,
     realize_hooks,
 )
@@ -54,7 +55,8 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
         if is_realized(t.uop):
             continue
         g = t._group
-        if g is not None and (g.buffer is not None or len(g.members) > 1 or t.uop is g.base):
+        if g is not None and not is_computed_view(t) and (g.buffer is not None or len(g.members) > 1
+                                                         or t.uop is g.base):
             root = g.base  # the whole array, so every view of it shares the storage
             owners.setdefault(root, g)
         else:
@@ -71,7 +73,10 @@ def _realize_on(device: str, tensors: list[Tensor]) -> None:
     if writes:
         overwritten = list(dict.fromkeys(assign_storage(a.src[0]) for a in writes))
         snapshots, clones = _outside_readers(overwritten, set(roots) | set(writes))
-        extra = list(dict.fromkeys(n for n in [*snapshots.values(), *clones] if n not in roots))
+        # each array's last write is computed too: the rules may fold away the part of a root that reads it (a
+        # zero-size value, np.where(c, 1, 1)), and every write here is taken as done
+        last = [a for a in writes if a not in overwritten]
+        extra = list(dict.fromkeys(n for n in [*snapshots.values(), *clones, *last] if n not in roots))
         results = realize_uops(roots + extra, device, None if extra else structure)
         mapping = dict(zip(roots + extra, results))
         for v, snap in snapshots.items():
@@ -198,6 +203,8 @@ def _apply(mapping: dict[UOp, UOp], roots: list[UOp], owners: dict[UOp, _Group],
                 g.buffer, g.base = base.arg, base  # members are chains over the result, itself a view of base
         elif root in solo:
             t = solo[root]
+            if is_computed_view(t):
+                continue  # it stays a view of its array: a write to the array computes it again
             old = t._group
             if old is not None:
                 old.members.discard(t)

@@ -138,6 +138,29 @@ def test_broadcast_view_is_read_only_but_sees_writes() -> None:
     assert_matches(b, np.broadcast_to(np.array([9, 1, 2], np.float32), (2, 3)))
 
 
+@pytest.mark.parametrize("src, shape, view", [
+    ((2, 3), (2, 2, 3), lambda b: b[1:]),  # one copy of the repeats: no stride 0 left, read-only in NumPy
+    ((2, 3), (2, 3), lambda b: b),  # the shape it has: nothing repeated
+    ((2, 3), (1, 2, 3), lambda b: b[0].T),
+    ((0, 3), (2, 0, 3), lambda b: b),  # zero-size
+])
+def test_np_broadcast_to_and_its_views_are_read_only(src: tuple[int, ...], shape: tuple[int, ...],
+                                                     view: Callable[[Any], Any]) -> None:
+    # each of these wrote into the source array (or did nothing) where NumPy raises ValueError
+    a = np.arange(float(np.prod(src))).reshape(src)
+    for x in (a.copy(), Tensor(a.copy())):
+        v = view(np.broadcast_to(x, shape))
+        for write in (lambda w: w.__setitem__(..., 7.0), lambda w: w.__iadd__(1.0), lambda w: np.copyto(w, 1.0)):
+            with pytest.raises(ValueError, match="read-only"):
+                write(v)
+        assert_matches(x, a)
+        b = np.broadcast_to(x, shape)
+        c = b.copy()  # a copy is writable
+        c[...] = 5.0
+        x[...] = -1.0  # the source stays writable, and the broadcast sees its writes
+        assert_matches(b, np.full(shape, -1.0))
+
+
 def test_contiguous_aliases_a_realised_contiguous_tensor() -> None:
     a = DATA["int32"].copy()
     x = Tensor(a.copy()).realize()
@@ -280,3 +303,48 @@ def test_element_swap_and_finite_differences_as_numpy() -> None:
     z_ref[...] = 7.0
     assert_matches(kept, np.asarray(kept_ref))
     assert_matches(z, z_ref)
+
+
+@pytest.mark.parametrize("view", [lambda a: a[::-1], lambda a: a[::2], lambda a: a.reshape(2, 3)[:, 1],
+                                  lambda a: np.expand_dims(np.flip(a), -1), lambda a: a[1:4]],
+                         ids=["reversed", "step 2", "column", "flip + expand_dims", "dense slice"])
+@pytest.mark.parametrize("ravel", [np.ravel, lambda v: v.ravel()], ids=["np.ravel", "method"])
+def test_ravel_of_a_view_of_a_lazy_array_copies_as_numpy(view: Callable[[Any], Any],
+                                                         ravel: Callable[[Any], Any]) -> None:
+    # r = np.ravel((x + 0)[::2]); x[...] = -1 made r all -1 (NumPy's ravel copies a block that is not dense; the lazy
+    # array's views reported C order, so ravel took them for a view)
+    results = []
+    for a in (np.arange(6) + 0, Tensor(np.arange(6)) + 0):
+        r = ravel(view(a))
+        a[...] = -1
+        results.append(np.array(r))
+    assert_matches(results[1], results[0])
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_view_of_a_reshape_copy_views_the_copy(lazy: bool) -> None:
+    # c = a.T.reshape(-1) is a copy in NumPy and v = c[:3] a view of it: after c[0] = 100, v[0] was still a's old
+    # value (NumPy: 100.0); v stayed with a's array as a copy of its own instead of following c
+    results = []
+    for a in (np.arange(6.0).reshape(2, 3), Tensor(np.arange(6.0).reshape(2, 3))):
+        a = a + 0 if lazy else a
+        c = a.T.reshape(-1)
+        v, w = c[:3], c[::-1].reshape(2, 3)
+        c[0] = 100.0
+        a[...] = -1.0  # reaches neither
+        w[0, 0] = 50.0
+        results.append([np.array(x) for x in (a, c, v, w)])
+    for got, want in zip(results[1], results[0]):
+        assert_matches(got, want)
+
+
+def test_ravel_of_a_view_of_an_array_given_a_constant_copies_as_numpy() -> None:
+    # a lazy array given a whole new constant (a[...] = 1) has a broadcast constant as its value, and ravel took
+    # np.flip(a, -1) for a dense block: the ravel then showed a later a += 1 (NumPy's is a copy: [1, 1])
+    results = []
+    for a in (np.array([[3, 1]], np.uint8) + 0, Tensor(np.array([[3, 1]], np.uint8)) + 0):
+        a[...] = 1
+        r = np.ravel(np.flip(a, -1))
+        a += 1
+        results.append(np.array(r))
+    assert_matches(results[1], results[0])

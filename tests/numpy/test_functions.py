@@ -347,6 +347,39 @@ def test_shares_memory_and_copyto_into_numpy():
     np.testing.assert_array_equal(dst, np.where(F > 0, F, 0))
 
 
+def test_copyto_drops_the_sources_leading_ones():
+    # NumPy broadcasts a (1, 4) source into a (4,) destination, as `dst[...] = src` does (a ValueError before)
+    src = np.arange(4.0).reshape(1, 4)
+    for dst in (np.zeros(4), Tensor(np.zeros(4))):
+        np.copyto(dst, src)
+        np.copyto(dst[::-1], Tensor(src.reshape(1, 1, 4)), where=src > 1)
+        np.testing.assert_array_equal(np.asarray(dst), [3.0, 2.0, 2.0, 3.0])
+    with pytest.raises(ValueError):
+        np.copyto(Tensor(np.zeros(4)), np.zeros((2, 4)))
+
+
+def test_copyto_into_a_read_only_view_of_its_source_raises():
+    # np.copyto(np.broadcast_to(a, (2, 3)), a) did nothing where NumPy raises ValueError (the value broadcast to the
+    # destination's shape was the destination itself, so the write was skipped before the read-only check)
+    for a in (np.arange(3.0), Tensor(np.arange(3.0)) + 0):
+        v = np.broadcast_to(a, (2, 3))
+        with pytest.raises(ValueError, match="read-only"):
+            np.copyto(v, a)
+        np.copyto(v, v)  # NumPy copies nothing here, and raises nothing
+        np.copyto(v[()], v)  # nor for another tensor that is the same view
+
+
+@pytest.mark.parametrize("write", [lambda v: np.put(v, [7], [1.0]), lambda v: np.put(v[:0], [0], [1.0]),
+                                   lambda v: np.place(v, v > 100, [1.0])], ids=["put out of range", "put empty",
+                                                                               "place nothing"])
+def test_mutating_fallbacks_refuse_a_read_only_destination_first(write):
+    # np.put(np.diagonal(t), [7], [1.0]) raised IndexError (NumPy: ValueError, "put: output array is read-only"):
+    # NumPy ran on a writable copy and checked the indices first
+    for a in (np.arange(9.0).reshape(3, 3), Tensor(np.arange(9.0).reshape(3, 3))):
+        with pytest.raises(ValueError, match="read-only"):
+            write(np.diagonal(a))
+
+
 def test_mutating_functions_write_into_tensors():
     t = Tensor(np.zeros((3, 4), np.float32))
     np.copyto(t, F)

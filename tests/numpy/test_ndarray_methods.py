@@ -141,6 +141,41 @@ def test_diagonal_is_read_only(write, make, realized):
     assert_matches(c, ref)
 
 
+@pytest.mark.parametrize("realized", [False, True])
+@pytest.mark.parametrize("make", [lambda a: a.diagonal(), lambda a: np.diagonal(a, 1), lambda a: np.diag(a),
+                                  lambda a: np.diagonal(a[::-1, 1:].T), lambda a: a.diagonal()[::-1],
+                                  lambda a: np.broadcast_to(a.diagonal(), (2, 3))],
+                         ids=["method", "np.diagonal", "np.diag", "of a view", "a view of it", "broadcast"])
+def test_diagonal_sees_later_writes(make, realized):
+    """NumPy's diagonal is a view: a write to its array shows through it. lazyarr's kept the values it had when it
+    was made (d = np.diagonal(a); a[0, 0] = 100; d[0] was still 3.0, NumPy's 100.0)."""
+    results = []
+    for a in (A.copy(), Tensor(A.copy())):
+        d = make(a)
+        with pytest.raises(ValueError, match="read-only"):
+            np.place(d, d > 100, [1.0])
+        k = d * 2  # a value computed before the writes keeps the old diagonal
+        if realized and isinstance(a, Tensor):
+            d.realize()
+        a[0, 0] = 100.0
+        a[:, 1:] += 1.0
+        first = np.array(d)
+        a[...] = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+        results.append((first, np.array(d), np.array(k)))
+    for got, want in zip(results[1], results[0]):
+        assert_matches(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_diagonal_keeps_negative_zeros(dtype):
+    """np.diagonal of a -0.0 gave +0.0: the off-diagonal elements it summed with were +0.0."""
+    a = np.array([[-0.0, 1.0, -0.0], [3.0, -0.0, 5.0]], dtype)
+    for make in (lambda x: np.diagonal(x), lambda x: np.diagonal(x, 2), lambda x: np.diagonal(x[:, ::-1])):
+        got, want = make(Tensor(a)).numpy(), make(a)
+        assert_matches(got, want)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
 @pytest.mark.parametrize("repeats, axis", [(2, None), (3, 0), (2, 1), (2, -1), ([1, 0, 2], 0), ([0, 1, 2, 1], 1),
                                            ([2] * 12, None)], ids=str)
 def test_repeat_with_axis_keyword_is_numpy_repeat(repeats, axis):

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import pstats
-import time
 from collections.abc import Callable
 
+import bench_jit_overhead
 import numpy as np
 
 import lazyarr as la
@@ -26,23 +25,8 @@ from lazyarr import Tensor
 
 
 def min_time(fn: Callable[[], object], repeat: int) -> float:
-    """Seconds per call: the fastest of `repeat` batches of calls, each about 0.5 ms."""
-    for _ in range(20):
-        fn()
-    start = time.perf_counter()
-    fn()
-    batch = max(1, int(5e-4 / max(time.perf_counter() - start, 1e-7)))
-    best = float("inf")
-    gc.disable()
-    try:
-        for _ in range(repeat):
-            start = time.perf_counter()
-            for _ in range(batch):
-                fn()
-            best = min(best, (time.perf_counter() - start) / batch)
-    finally:
-        gc.enable()
-    return best
+    """Seconds per call: the fastest of `repeat` batches of calls, each about 0.5 ms, after 20 warm-up calls."""
+    return bench_jit_overhead.min_time(fn, repeat, batch_seconds=5e-4, warmup=20)
 
 
 def five_kernels(x: Tensor) -> Tensor:

@@ -21,14 +21,14 @@ import lazyarr as la
 from lazyarr import Tensor
 
 
-def min_time(fn: Callable[[], object], repeat: int) -> float:
-    """Seconds per call: the fastest of `repeat` batches of calls, each batch about 0.2 ms (short batches are
-    rarely preempted)."""
-    for _ in range(3):
+def min_time(fn: Callable[[], object], repeat: int, batch_seconds: float = 2e-4, warmup: int = 3) -> float:
+    """Seconds per call: the fastest of `repeat` batches of calls, each batch about `batch_seconds` long (short
+    batches are rarely preempted), after `warmup` calls. bench_dispatch.py uses it too."""
+    for _ in range(warmup):
         fn()
     start = time.perf_counter()
     fn()
-    batch = max(1, int(2e-4 / max(time.perf_counter() - start, 1e-7)))
+    batch = max(1, int(batch_seconds / max(time.perf_counter() - start, 1e-7)))
     best = float("inf")
     gc.disable()
     try:

@@ -25,7 +25,7 @@ from lazyarr.frontend.movement import _getitem
 from lazyarr.frontend.write_values import value_for
 from lazyarr.graph.alias import all_valid, is_broadcast
 from lazyarr.graph.ops import GroupOp, Ops
-from lazyarr.graph.schedule import chain_view, strip_movement, view_stack_of
+from lazyarr.graph.schedule import VIEW_OPS, chain_view, strip_movement, view_stack_of
 from lazyarr.graph.uop import UOp, assign_storage, toposort
 from lazyarr.graph.view import View
 from lazyarr.kernels.device import Buffer
@@ -217,7 +217,7 @@ def _add_readonly_view(g: _Group, r: _ReadonlyView) -> None:
 def _reshaped_over(u: UOp, base: UOp) -> bool:
     """Whether the movement chain from `base` up to `u` reshapes after its first op (only a reshape can be a copy in
     NumPy; one straight over the base, such as a buffer's shape, never is)."""
-    while u is not base and (u.op in GroupOp.Movement or u.op is Ops.DETACH):
+    while u is not base and u.op in VIEW_OPS:
         if u.op is Ops.RESHAPE and u.src[0] is not base:
             return True
         u = u.src[0]
@@ -331,7 +331,7 @@ def chain_in_array(u: UOp, base: UOp) -> list[UOp] | None:
 def is_view_of(u: UOp, src: UOp) -> bool:
     """True when `u` is a movement chain (or detach) over `src` (a graph that merely ends in a movement op, e.g. a
     broadcast index or constant, is not a view of `src`)."""
-    return u.op in _VIEW_OPS and _chain_over(u, src) is not None
+    return u.op in VIEW_OPS and _chain_over(u, src) is not None
 
 
 def _drop_detach(u: UOp, base: UOp) -> UOp:
@@ -340,7 +340,7 @@ def _drop_detach(u: UOp, base: UOp) -> UOp:
     if u.op is Ops.GATHER:  # a scatter target: its data is the chain over the storage
         return UOp(u.op, u.dtype, (_drop_detach(u.src[0], base), u.src[1]), u.arg)
     chain = []
-    while (u.op in GroupOp.Movement or u.op is Ops.DETACH) and u is not base:
+    while u.op in VIEW_OPS and u is not base:
         if u.op is not Ops.DETACH:
             chain.append(u)
         u = u.src[0]
@@ -554,14 +554,13 @@ def _peel_scatter(lvalue: UOp, value: UOp) -> tuple[UOp, UOp]:
 # ---- realisation ----
 
 
-_VIEW_OPS = GroupOp.Movement | {Ops.DETACH}  # what `strip_movement` strips
 _BUFFER, _CONST, _ASSIGN = Ops.BUFFER, Ops.CONST, Ops.ASSIGN  # module constants: an Enum member lookup is slow
 
 
 def is_realized(u: UOp) -> bool:
     """True when `u` needs no kernel: a view of a buffer, or a plain constant."""
     base = u
-    while base.op in _VIEW_OPS:  # strip_movement without building the chain: this runs for every live tensor
+    while base.op in VIEW_OPS:  # strip_movement without building the chain: this runs for every live tensor
         base = base.src[0]
     return base.op is _BUFFER or (base.op is _CONST and u is base)
 

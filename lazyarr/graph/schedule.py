@@ -176,13 +176,14 @@ def schedule(roots: tuple[UOp, ...]) -> Schedule:
 def strip_movement(u: UOp) -> tuple[list[UOp], UOp]:
     """(movement ops from the top down, the node under them). DETACH counts as a view: it only stops gradients."""
     chain = []
-    while u.op in _VIEW_OPS:
+    while u.op in VIEW_OPS:
         chain.append(u)
         u = u.src[0]
     return chain, u
 
 
-_VIEW_OPS = GroupOp.Movement | {Ops.DETACH}  # a set, not `Ops.DETACH` per step: an Enum member lookup is slow on 3.11
+# what strip_movement strips: a set, not `Ops.DETACH` per step (an Enum member lookup is slow on Python 3.11)
+VIEW_OPS = GroupOp.Movement | {Ops.DETACH}
 
 
 def chain_view(chain: list[UOp], base_shape: tuple[int, ...]) -> View | None:

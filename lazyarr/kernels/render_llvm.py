@@ -202,6 +202,10 @@ class _Builder:
         b.call(self.helpers[name], [slot, ir.Constant(self.ptr, None), *args], attrs=("alwaysinline",))
         return b.load(slot, typ=self.ty(dt))
 
+    def smaller(self, x: Any, y: Any) -> Any:
+        """The smaller of two i64 values (a loop's end clipped to the range's)."""
+        return self.b.select(self.b.icmp_signed("<", x, y), x, y)
+
     def intrinsic(self, name: str, dt: DType, args: list[Any]) -> Any:
         fn = self.module.declare_intrinsic(name, [self.ty(dt)])
         return self.b.call(fn, args)
@@ -367,18 +371,15 @@ class _Builder:
         for p, size in strides:
             hit = b.icmp_signed("==", b.srem(b.mul(self.value(p), const(size)), const(TILE_ALIAS)), const(0))
             test = hit if test is None else b.or_(test, hit)
-
-        def lesser(x: Any, y: Any) -> Any:
-            return b.select(b.icmp_signed("<", x, y), x, y)
         with b.if_else(test) as (tiled, plain):
             with tiled:
                 n = self.value(m.extent)
 
                 def tile(t0: Any) -> None:
-                    e0 = lesser(b.add(t0, const(TILE_ROWS)), hi)
+                    e0 = self.smaller(b.add(t0, const(TILE_ROWS)), hi)
 
                     def column(t1: Any) -> None:
-                        e1 = lesser(b.add(t1, const(TILE_COLS)), n)
+                        e1 = self.smaller(b.add(t1, const(TILE_COLS)), n)
 
                         def row(i0: Any) -> None:
                             self.values[loop.var] = i0
@@ -470,7 +471,7 @@ class _Builder:
 
         def block(f: Any, flag: Any = None) -> Any:
             nxt = b.add(f, ir.Constant(self.i64, FISSION_BLOCK))
-            count = b.sub(b.select(b.icmp_signed("<", nxt, hi), nxt, hi), f)
+            count = b.sub(self.smaller(nxt, hi), f)
             for k, stage in enumerate(stages):
                 def body(q: Any, flag: Any = None, k: int = k, stage: list[Stmt] = stage) -> Any:
                     self.values[loop.var] = b.add(f, q)
@@ -549,7 +550,7 @@ class _Builder:
 
         def block(t: Any) -> None:  # elements [t, e) checked, then run with the small or the full variants
             nxt = b.add(t, ir.Constant(self.i64, TRIG_BLOCK))
-            e = b.select(b.icmp_signed("<", nxt, hi), nxt, hi)
+            e = self.smaller(nxt, hi)
             block_big = self.counted(t, e, check, false)
             full, small, joined = (self.fn.append_basic_block() for _ in range(3))
             b.cbranch(block_big, full, small)

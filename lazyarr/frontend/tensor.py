@@ -278,8 +278,10 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
 
     # ---- dtype ----
     def cast(self, dtype: Any) -> Tensor:
-        """Values converted to `dtype` (NumPy's astype: floats truncate toward zero into ints, ints wrap)."""
-        return self._new(self.uop.cast(dtypes.to_dtype(dtype)))
+        """Values converted to `dtype` (NumPy's astype: floats truncate toward zero into ints, ints wrap). The tensor
+        itself when it already has that dtype (tinygrad's cast, PyTorch's `.to`)."""
+        dt = dtypes.to_dtype(dtype)
+        return self if dt is self.dtype else self._new(self.uop.cast(dt))
 
     def astype(self, dtype: Any, copy: bool = True) -> Tensor:
         """This tensor's values as `dtype` (NumPy's ndarray.astype): always a new array with its own storage, unless

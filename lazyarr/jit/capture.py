@@ -273,7 +273,7 @@ class CapturedProgram:
             low = kernel.lowered
             work += low.work
             cost = low.work if low.calls_blas else max(low.work, low.flops)  # a transcendental is 1
-            if threads > 1 and low.program.parallel and min(threads, low.outer_size) > 1 and cost >= split_min:
+            if threads > 1 and low.program.parallel and low.outer_size > low.split_unit and cost >= split_min:
                 if run:
                     self.segments.append(batch_numba.Driver(run, slot_info))
                     run = []
@@ -467,7 +467,7 @@ class CapturedProgram:
                 low = seg.kernel.lowered
                 bufs = [arrays[w] if changing else w.kernel_array() for changing, w in seg.where]
                 runtime_numba.launch(seg.kernel.fn, bufs, low.args, low.program.parallel, low.outer_size,
-                                     low.work)
+                                     low.work, low.split_unit)
             else:
                 seg.run(self.table_address)
 

@@ -130,6 +130,10 @@ STREAM_MIN_BYTES = 32 << 20
 # benchmarks/bench_strided_rows.py (A/B in one process, two threads, AMD Zen 4): `x.T.sum(1)` 4.4x faster at 1024x1024,
 # 5.9x at 4096x4096, 2.8x at 4000x4000, `(x.T * y).sum(1)` 2.5x, a batched `permute(0, 2, 1).mean(2)` 1.5x.
 STRIDED_ROW = 16
+# A column reduction split over threads along its output columns (its first loop is the `lanes` loop) is cut at
+# multiples of this many columns: each chunk reads every row, so a narrow chunk reads a short piece of each row and
+# the threads together pull every cache line more than once (see benchmarks/bench_column_split.py).
+COLUMN_SPLIT = 1024
 
 
 @dataclass
@@ -164,6 +168,7 @@ class Lowered:
     work: int
     flops: int
     float_args: list[float] = field(default_factory=list)
+    split_unit: int = 1  # a split over threads cuts the first loop at multiples of this (see COLUMN_SPLIT)
 
     @functools.cached_property
     def args(self) -> list[int | float]:
@@ -501,8 +506,9 @@ class _Lowerer:
                 self.store(cur, scope, self.value(out.src[1], scope), out.src[0])
         prog = Program("k", self.buf_dtypes(), self.ints, body, bool(loops), self.floats)
         first_loop = self.shape[outer[0]] if outer else 1
+        column = bool(loops) and loops[0].lanes and not self.row
         return Lowered(prog, self.int_vals, first_loop, _prod(self.full), self.flops * _prod(self.full),
-                       self.float_vals)
+                       self.float_vals, COLUMN_SPLIT if column else 1)
 
     def strided_rows(self, d: int) -> bool:
         """Whether a row reduction reads some buffer at unit stride along loop dim `d` (its innermost outer loop) and

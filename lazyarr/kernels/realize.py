@@ -147,7 +147,8 @@ class ExecItem:
         start = time.perf_counter()
         if fn.__class__ is runtime_numba.NativeKernel:  # the usual CPU kernel: each buffer as its (address, size)
             arrays = [x for b in self.bufs for x in (b.address(), b.size)]
-            runtime_numba.launch(fn.raw, arrays, low.args, low.program.parallel, low.outer_size, low.work)
+            runtime_numba.launch(fn.raw, arrays, low.args, low.program.parallel, low.outer_size, low.work,
+                                 low.split_unit)
             elapsed = time.perf_counter() - start
         elif isinstance(fn, runtime_cuda.CudaProgram):
             timed = runtime_cuda.launch(fn, [b.kernel_array() for b in self.bufs], low.int_args, low.float_args)
@@ -157,7 +158,8 @@ class ExecItem:
                 fn, arrays = fn.raw, [x for b in self.bufs for x in (b.address(), b.size)]
             else:
                 arrays = [b.kernel_array() for b in self.bufs]
-            runtime_numba.launch(fn, arrays, low.args, low.program.parallel, low.outer_size, low.work)
+            runtime_numba.launch(fn, arrays, low.args, low.program.parallel, low.outer_size, low.work,
+                                 low.split_unit)
             elapsed = time.perf_counter() - start
         COUNTERS.kernel_time += elapsed
         if flag("DEBUG") >= 1:
@@ -217,12 +219,12 @@ class Plan:
                     arrays += (b._address or b.address(), b.size)
             else:
                 arrays = [bufs[i].kernel_array() for i in d.slots]
-            if not d.parallel or d.work < parallel_min or d.outer <= 1:
+            if not d.parallel or d.work < parallel_min or d.outer <= d.unit:
                 status = d.fn(*arrays, *d.whole)
                 if status:
                     native.check(status, str(d.fn))
             else:
-                runtime_numba.launch(d.fn, arrays, d.scalars, True, d.outer, d.work)
+                runtime_numba.launch(d.fn, arrays, d.scalars, True, d.outer, d.work, d.unit)
         kernels, moved, flops = self.counts
         COUNTERS.kernels_launched += kernels
         COUNTERS.bytes_moved += moved
@@ -236,7 +238,7 @@ class _Direct:
     buffers of a launch over the whole first loop (`whole`: ctypes values for a native kernel, converted once) or of a
     split one (`scalars`, `runtime_numba.launch`'s)."""
 
-    __slots__ = ("fn", "slots", "native", "whole", "scalars", "parallel", "outer", "work")
+    __slots__ = ("fn", "slots", "native", "whole", "scalars", "parallel", "outer", "work", "unit")
 
     def __init__(self, kernel: CompiledKernel, slots: tuple[int, ...]) -> None:
         low = kernel.lowered
@@ -244,7 +246,7 @@ class _Direct:
         self.fn = kernel.fn.raw if self.native else kernel.fn
         self.slots = slots
         self.scalars = list(low.args)
-        self.parallel, self.outer, self.work = low.program.parallel, low.outer_size, low.work
+        self.parallel, self.outer, self.work, self.unit = low.program.parallel, low.outer_size, low.work, low.split_unit
         whole = [0, low.outer_size, *low.args] if low.program.parallel else list(low.args)
         if self.native:  # a value of the parameter's own ctypes type passes unconverted (0.3 of a 1.4 us call)
             kinds = self.fn.argtypes[2 * len(slots):]

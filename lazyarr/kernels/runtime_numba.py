@@ -394,20 +394,22 @@ os.register_at_fork(after_in_child=_workers.__init__)  # a forked child has none
 
 
 def launch(fn: Callable[..., Any], arrays: list[Any], ints: list[int | float], parallel: bool, outer: int,
-           work: int) -> None:
+           work: int, unit: int = 1) -> None:
     """Run a kernel with scalar args `ints` (`Lowered.args`: int64s, then float64s); a parallel kernel with enough
-    `work` is split over threads along its first loop (`outer`).
+    `work` is split over threads along its first loop (`outer`), in chunks that start at multiples of `unit`
+    (`Lowered.split_unit`).
     `fn` is a Numba dispatcher or a native kernel taking `arrays`, or a `NativeKernel.raw` taking each array as its
     (address, size) pair in `arrays`; a nonzero return (a native kernel's error status) raises."""
     if not parallel:
         native.check(fn(*arrays, *ints), str(fn))
         return
-    if work < flag("PARALLEL_MIN") or outer <= 1 or (threads := min(num_threads(), outer)) <= 1:
+    units = -(-outer // unit)
+    if work < flag("PARALLEL_MIN") or units <= 1 or (threads := min(num_threads(), units)) <= 1:
         native.check(fn(*arrays, 0, outer, *ints), str(fn))
         return
     _workers.ensure(threads - 1)
-    chunks = min(outer, threads * CHUNKS_PER_THREAD, max(threads, work // CHUNK_MIN_WORK))
-    job = _Job(fn, arrays, ints, [outer * c // chunks for c in range(chunks + 1)])
+    chunks = min(units, threads * CHUNKS_PER_THREAD, max(threads, work // CHUNK_MIN_WORK))
+    job = _Job(fn, arrays, ints, [min(outer, units * c // chunks * unit) for c in range(chunks + 1)])
     for _ in range(threads - 1):
         _workers.queue.put(job)
     job.work()

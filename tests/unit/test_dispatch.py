@@ -60,6 +60,47 @@ def test_split_launches_cover_every_chunk_exactly_once() -> None:
         np.testing.assert_allclose((t * 3 + 1).sin().numpy(), ref, rtol=0, atol=2e-7)
 
 
+def test_split_launches_cut_at_multiples_of_the_unit() -> None:
+    from lazyarr.kernels import runtime_numba
+
+    seen: list[tuple[int, int]] = []
+
+    def fake_kernel(out: np.ndarray, start: int, end: int) -> None:
+        seen.append((start, end))
+        out[start:end] += 1
+
+    for outer, unit, threads in ((5000, 1024, 2), (5000, 1024, 8), (3000, 1024, 2), (1000, 1024, 4), (1000, 1, 4)):
+        seen.clear()
+        out = np.zeros(outer)
+        with lazyarr.Context(NUM_THREADS=threads, PARALLEL_MIN=1):
+            runtime_numba.launch(fake_kernel, [out], [], True, outer, 1 << 24, unit)
+        np.testing.assert_array_equal(out, np.ones(outer))  # every column once
+        cuts = sorted(seen)
+        assert all(start % unit == 0 for start, _ in cuts), (outer, unit, cuts)
+        assert len(cuts) == min(-(-outer // unit), threads * runtime_numba.CHUNKS_PER_THREAD)
+
+
+def test_column_reductions_split_over_threads_in_whole_units_with_numpys_values() -> None:
+    rng = np.random.default_rng(3)
+    for shape in ((300, 2500), (2000, 64), (40, 3, 1100)):
+        host = rng.standard_normal(shape).astype(np.float32)
+        x = Tensor(host).realize()
+        with lazyarr.Context(NUM_THREADS=3, PARALLEL_MIN=1):
+            np.testing.assert_allclose(x.sum(0).numpy(), host.sum(0, dtype=np.float64), rtol=2e-5, atol=2e-4)
+            np.testing.assert_allclose((x * 2).mean(0).numpy(), (host.astype(np.float64) * 2).mean(0), rtol=2e-5,
+                                       atol=2e-5)
+    # a column reduction (its first loop is the output columns) is cut at COLUMN_SPLIT columns; a row sum, or a
+    # column reduction whose first loop is a batch, at any column
+    from lazyarr.graph.schedule import normalize, schedule
+    from lazyarr.kernels.lower import COLUMN_SPLIT, lower
+
+    units = {}
+    for name, shape, axis in (("column", (64, 48), 0), ("row", (64, 48), 1), ("batched", (40, 3, 50), 1)):
+        norm, _ = normalize([Tensor(rng.standard_normal(shape).astype(np.float32)).sum(axis).uop])
+        units[name] = [lower(item).split_unit for item in schedule(norm).items]
+    assert units == {"column": [COLUMN_SPLIT], "row": [1], "batched": [1]}
+
+
 def test_realize_repoints_readers_of_the_graph_made_before_and_after_it() -> None:
     # the tensors to repoint are found from the realised nodes up (`uop.readers`), not by looking at every tensor:
     # a reader made before the realised tensor (hash-consing gives it the same node), one made after, a view, and a

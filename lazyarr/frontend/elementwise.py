@@ -12,7 +12,6 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.frontend.autograd import is_grad_enabled
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.uop import UOp
 
@@ -124,9 +123,7 @@ class ElementwiseMixin:
 
     def _operand_uops(self: Tensor, other: Any) -> tuple[UOp, UOp] | None:
         """`_operands`' two graphs (self's first) built without the intermediate Tensors, for the common operands: a
-        Tensor of the same dtype or a Python scalar, with gradients on. None for anything else (use `_operands`)."""
-        if not is_grad_enabled():
-            return None
+        Tensor of the same dtype or a Python scalar. None for anything else (use `_operands`)."""
         if isinstance(other, type(self)):
             if other.dtype is not self.dtype or other.device != self.device:
                 return None

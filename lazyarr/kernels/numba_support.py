@@ -270,9 +270,74 @@ def numpy_gemm(a, b, out):  # type: ignore[no-untyped-def]
     _numpy_gemm(a, b, out)
 
 
+def _host_has_f16c() -> bool:
+    from llvmlite import binding as llvm
+
+    try:
+        return bool(llvm.get_host_cpu_features().get("f16c", False))
+    except RuntimeError:  # llvmlite cannot read this host's features: the portable conversions
+        return False
+
+
+# the host converts between float16 and float32 in hardware (x86 F16C: vcvtph2ps, vcvtps2ph, 8-16 lanes at once);
+# read when a kernel is compiled, and Numba's cache of compiled kernels is kept per host CPU
+F16C = _host_has_f16c()
+
+
+@intrinsic
+def _f16_to_f32_hw(typingctx, h):  # type: ignore[no-untyped-def]
+    """The float32 value of float16 bits `h` (a uint16) by LLVM's `fpext half to float` (vcvtph2ps with F16C), with
+    a signalling NaN left unquieted (the hardware sets its quiet bit; NumPy keeps the payload as it is). In 32-bit
+    integer IR: in Numba, arithmetic on uint32 widens to 64 bits, which costs a vector loop its width."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        i32 = ir.IntType(32)
+        value = builder.fpext(builder.bitcast(args[0], ir.HalfType()), ir.FloatType())
+        bits, h32 = builder.bitcast(value, i32), builder.zext(args[0], i32)
+        signalling = builder.and_(builder.icmp_unsigned("==", builder.and_(h32, i32(0x7E00)), i32(0x7C00)),
+                                  builder.icmp_unsigned("!=", builder.and_(h32, i32(0x1FF)), i32(0)))
+        bits = builder.select(signalling, builder.and_(bits, i32(~0x400000 & 0xFFFFFFFF)), bits)
+        return builder.bitcast(bits, ir.FloatType())
+
+    return types.float32(types.uint16), codegen
+
+
+@intrinsic
+def _f32_to_f16_hw(typingctx, f):  # type: ignore[no-untyped-def]
+    """The float16 bits nearest to float32 `f` by LLVM's `fptrunc float to half` (vcvtps2ph with F16C; round half to
+    even), with a signalling NaN kept signalling as NumPy keeps it: its payload's top bits, or 1 when they are 0."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        i16, i32 = ir.IntType(16), ir.IntType(32)
+        h = builder.bitcast(builder.fptrunc(args[0], ir.HalfType()), i16)
+        x = builder.bitcast(args[0], i32)
+        signalling = builder.and_(builder.icmp_unsigned("==", builder.and_(x, i32(0x7FC00000)), i32(0x7F800000)),
+                                  builder.icmp_unsigned("!=", builder.and_(x, i32(0x3FFFFF)), i32(0)))
+        top = builder.icmp_unsigned("==", builder.and_(x, i32(0x3FE000)), i32(0))  # payload bits float16 keeps
+        fixed = builder.or_(builder.and_(h, i16(~0x200 & 0xFFFF)), builder.zext(top, i16))
+        return builder.select(signalling, fixed, h)
+
+    return types.uint16(types.float32), codegen
+
+
 @njit(**_OPTS)
 def f16_bits_to_f32(h):  # type: ignore[no-untyped-def]
-    """The float32 value of a float16 bit pattern (exact)."""
+    """The float32 value of a float16 bit pattern (exact; a NaN keeps its payload unquieted, as NumPy's cast)."""
+    if not F16C:
+        return f16_bits_to_f32_portable(h)
+    return _f16_to_f32_hw(np.uint16(h))
+
+
+@njit(**_OPTS)
+def f32_to_f16_bits(f):  # type: ignore[no-untyped-def]
+    """The float16 bit pattern nearest to float32 `f` (round half to even; overflow to inf; a NaN keeps the top of its
+    payload, unquieted, and stays NaN, as NumPy's cast)."""
+    if not F16C:
+        return f32_to_f16_bits_portable(f)
+    return _f32_to_f16_hw(np.float32(f))
+
+
+@njit(**_OPTS)
+def f16_bits_to_f32_portable(h):  # type: ignore[no-untyped-def]
+    """`f16_bits_to_f32` in integer arithmetic, for hosts without F16C."""
     h = np.uint32(h)
     sign = (h >> np.uint32(15)) & np.uint32(1)
     exp = (h >> np.uint32(10)) & np.uint32(0x1F)
@@ -288,14 +353,14 @@ def f16_bits_to_f32(h):  # type: ignore[no-untyped-def]
 
 
 @njit(**_OPTS)
-def f32_to_f16_bits(f):  # type: ignore[no-untyped-def]
-    """The float16 bit pattern nearest to float32 `f` (round half to even; overflow to inf; NaN stays NaN)."""
+def f32_to_f16_bits_portable(f):  # type: ignore[no-untyped-def]
+    """`f32_to_f16_bits` in integer arithmetic, for hosts without F16C."""
     x = bitcast(np.float32(f), np.uint32)
     sign = (x >> np.uint32(16)) & np.uint32(0x8000)
     exp = np.int32((x >> np.uint32(23)) & np.uint32(0xFF))
     man = x & np.uint32(0x7FFFFF)
     if exp == 0xFF:
-        return np.uint16(sign | np.uint32(0x7C00) | (np.uint32(0x200) if man else np.uint32(0)))
+        return np.uint16(sign | np.uint32(0x7C00) | (max(man >> np.uint32(13), np.uint32(1)) if man else np.uint32(0)))
     e = exp - 127 + 15
     if e >= 0x1F:
         return np.uint16(sign | np.uint32(0x7C00))

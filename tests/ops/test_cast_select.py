@@ -105,6 +105,41 @@ def test_float64_to_float16_rounds_once() -> None:
         np.testing.assert_array_equal(got, want)
 
 
+def test_float16_float32_conversions_keep_numpys_bits_for_every_pattern() -> None:
+    # every float16 bit pattern through float32 and back, and float32 patterns at rounding edges, subnormals, overflow
+    # and NaNs with payloads (NumPy keeps a NaN's payload and does not quiet a signalling one), in a kernel and in the
+    # portable helpers hosts without F16C use
+    from numba import njit
+
+    from lazyarr.kernels import numba_support as ns
+
+    h = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    rng = np.random.default_rng(0)
+    f32_bits = np.concatenate([
+        rng.integers(0, 1 << 32, 200_000, dtype=np.uint64).astype(np.uint32),
+        np.arange(0x33000000, 0x33800000, 97, dtype=np.uint32),  # float16's subnormal range, rounding edges
+        np.arange(0x477FE000, 0x47800100, dtype=np.uint32),  # around 65520, where rounding overflows to inf
+        np.arange(0x7F800000, 0x7F804000, dtype=np.uint32), np.arange(0xFFBFE000, 0xFFC02000, dtype=np.uint32)])
+    f = f32_bits.view(np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        want_up, want_down = h.astype(np.float32), f.astype(np.float16)
+    np.testing.assert_array_equal(Tensor(h).cast("float32").numpy().view(np.uint32), want_up.view(np.uint32))
+    np.testing.assert_array_equal(Tensor(f).cast("float16").numpy().view(np.uint16), want_down.view(np.uint16))
+    np.testing.assert_array_equal((Tensor(h) * 1).numpy().view(np.uint16), h.view(np.uint16))  # load, then store
+
+    @njit
+    def portable(bits16: np.ndarray, floats: np.ndarray, up: np.ndarray, down: np.ndarray) -> None:
+        for i in range(bits16.size):
+            up[i] = ns.f16_bits_to_f32_portable(bits16[i])
+        for i in range(floats.size):
+            down[i] = ns.f32_to_f16_bits_portable(floats[i])
+
+    up, down = np.empty(h.size, np.float32), np.empty(f.size, np.uint16)
+    portable(h.view(np.uint16), f, up, down)
+    np.testing.assert_array_equal(up.view(np.uint32), want_up.view(np.uint32))
+    np.testing.assert_array_equal(down, want_down.view(np.uint16))
+
+
 # ---- where ----
 
 

@@ -8,6 +8,7 @@ Every op is one entry of `ALU_RENDER`; integer results are cast back to their dt
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 
@@ -996,6 +997,51 @@ def _identity(op: Ops, dt: DType) -> object:
             Ops.MIN: dtypes.max_value(dt)}[op]
 
 
+def hoist_index_math(body: list[Stmt], stored: set[int] | None = None) -> list[Stmt]:
+    """`body` with the integer and bool instructions of each innermost plain loop that do not change with it (the
+    load of a gather's index at the outer position, and the arithmetic on it) moved to just before the loop.
+
+    Numba emits no alias information, so LLVM cannot prove a store into the output leaves an index buffer alone: it
+    loads the index again on every iteration, and then cannot tell that the gathered row is read at consecutive
+    addresses, so the loop is not vectorised. Only loads from buffers the kernel never stores into move, and only out
+    of loops that run plain (not `lanes` or `blocked`, whose bodies the renderer rewrites); values are unchanged."""
+    if stored is None:
+        stored = _stored_buffers(body)
+    out: list[Stmt] = []
+    for st in body:
+        if isinstance(st, Loop):
+            st = dataclasses.replace(st, body=hoist_index_math(st.body, stored))
+            if not (st.lanes or st.blocked) and not any(isinstance(s, Loop) for s in st.body):
+                changing, kept = {st.var}, []
+                for s in st.body:
+                    if isinstance(s, Instr) and not s.dtype.is_float and s.op != "gemm_load" and \
+                            not (s.op == "load" and s.arg in stored) and changing.isdisjoint(s.srcs):
+                        out.append(s)
+                    else:
+                        kept.append(s)
+                        if isinstance(s, Instr):
+                            changing.add(s.name)
+                        elif isinstance(s, AccInit):
+                            changing.add(s.acc)
+                st.body = kept
+        out.append(st)
+    return out
+
+
+def _stored_buffers(stmts: list[Stmt]) -> set[int]:
+    """The buffers `stmts` store into, inside loops and BLAS calls too (a product written straight into its output
+    block included)."""
+    out: set[int] = set()
+    for s in stmts:
+        if isinstance(s, Store):
+            out.add(s.buf)
+        elif isinstance(s, Loop):
+            out |= _stored_buffers(s.body)
+        elif isinstance(s, Gemm):
+            out |= _stored_buffers(s.body) | ({s.dest.buf} if s.dest is not None else set())
+    return out
+
+
 def render(prog: Program, name: str) -> str:
     """Python source of a module defining the njit kernel `name` (and its `SIGNATURE`)."""
-    return _Renderer(prog).render(name)
+    return _Renderer(dataclasses.replace(prog, body=hoist_index_math(prog.body))).render(name)

@@ -821,3 +821,29 @@ def test_blas_thread_caps_of_several_threads_at_once_restore_blas_own_count(monk
         with pytest.raises(RuntimeError, match="kernel failed"):
             (Tensor(np.ones((8, 8), np.float32)) @ Tensor(np.ones((8, 8), np.float32))).realize()
         assert blas_counts() == before
+
+
+def test_gathers_load_their_index_once_per_row_with_numpys_values() -> None:
+    # the load of a gathered row's index (and the arithmetic on it) sits outside the loop along the row, so that loop
+    # reads consecutive addresses and vectorises; the values are NumPy's for row, column and batched gathers, and for
+    # an index buffer the kernel also writes (then nothing moves)
+    rng = np.random.default_rng(0)
+    host = rng.standard_normal((6, 40, 33)).astype(np.float32)
+    rows, cols = np.array([5, 0, 5, 2, 3]), np.array([32, 0, 7, 7])
+    x = Tensor(host).realize()
+    cases = {"x[rows]": (lambda: x[Tensor(rows)], host[rows]),
+             "x[:, rows]": (lambda: x[:, Tensor(rows)], host[:, rows]),
+             "x[rows, 3:]": (lambda: x[Tensor(rows), 3:], host[rows, 3:]),
+             "x[..., cols] * 2": (lambda: x[..., Tensor(cols)] * 2, host[..., cols] * 2),
+             "x[rows][:, ::-1]": (lambda: x[Tensor(rows)][:, ::-1] + 1, host[rows][:, ::-1] + 1)}
+    for name, (fn, want) in cases.items():
+        np.testing.assert_array_equal(fn().numpy(), want, err_msg=name)
+    source = next(s for s in _sources(lambda: x[Tensor(rows)]) if "for i2 in" in s)
+    inner = source[source.index("for i2 in"):]
+    assert "b2[" not in inner and "b2[" in source, source  # the index buffer is read before the row loop
+    t = Tensor(np.array([2, 0, 1, 1])).realize()
+    t[...] = t[t]
+    np.testing.assert_array_equal(t.numpy(), np.array([2, 0, 1, 1])[np.array([2, 0, 1, 1])])
+    plain = [render_numba.Loop("i1", "n1", [render_numba.Instr("v1", "load", lazyarr.dtypes.int64, ("i0",), 1),
+                                            render_numba.Store(1, "i1", "v1")])]
+    assert render_numba.hoist_index_math(plain)[0].body == plain[0].body  # a buffer it stores into: nothing moves

@@ -311,8 +311,9 @@ class MovementMixin:
     # ---- indexing ----
     def __getitem__(self: Tensor, idx: Any) -> Tensor:
         """NumPy indexing: ints, slices (any step), None, Ellipsis, integer tensors/lists/arrays and boolean masks.
-        Basic indices make views; integer arrays gather (IndexError for out-of-range values, checked first; inside a
-        @lazyarr.jit capture they cannot be read, and an out-of-range value is clamped instead). An int for every
+        Basic indices make views; integer arrays gather (IndexError for out-of-range values, checked first; a Tensor
+        index inside a @lazyarr.jit capture cannot be read: an out-of-range value is clamped in the kernel and jit
+        raises IndexError after the call). An int for every
         dim gives a 0-d value that is not a view: NumPy's `a[i, j]` is a scalar, a copy, so a later write to `a`
         does not change it (`old = a[i]; a[i] = old + h` keeps `old`)."""
         r = _getitem(self, idx)
@@ -321,6 +322,19 @@ class MovementMixin:
             r = self._new(r.uop) if r is self else r  # `a[()]` of a 0-d array
             r._leave_array()
         return r
+
+
+# range checks of Tensor indices used while @lazyarr.jit captures, whose values cannot be read then: (out of range,
+# offending value, message) with a 0-d bool tensor, a 0-d int64 tensor and an IndexError text with {} for the value.
+# jit computes them with the captured call and raises IndexError after the capture or a replay that finds one
+capture_checks: list[tuple[Tensor, Tensor, str]] = []
+
+
+def check_in_capture(index: Tensor, bad: Tensor, message: str) -> None:
+    """Have jit check, after the call being captured and after every replay, that no element of `index` is `bad`."""
+    if index.size:
+        i64 = index.cast(dtypes.int64)
+        capture_checks.append((bad.any(), bad.where(i64, -(2**63)).max(), message))
 
 
 _INDEX_TYPES_MSG = (
@@ -473,10 +487,12 @@ def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor | np.ndarray]], stor
                 "calls), or compute the result without a scatter (e.g. with a one-hot mask and Tensor.where).")
         if isinstance(i, type(x)) and realize_module.capturing:
             # @lazyarr.jit capturing: the values cannot be read (a replay would keep them), so a negative index wraps
-            # and an out-of-range one is clamped inside the kernel, as JAX's gather does (no check, no stray read)
+            # and an out-of-range one is clamped inside the kernel (no stray read); jit raises IndexError after the
+            # call when one was out of range (`check_in_capture`)
             if n == 0 and i.size:
                 raise IndexError(f"index is out of bounds for axis {d} with size 0")
             i64 = i.cast(dtypes.int64)
+            check_in_capture(i64, (i64 < -n) | (i64 >= n), f"index {{}} is out of bounds for axis {d} with size {n}")
             checked.append((i64 < 0).where(i64 + n, i64).clip(0, max(n - 1, 0)).broadcast_to(bshape))
             continue
         vals = i.astype(np.int64) if isinstance(i, np.ndarray) else i.numpy().astype(np.int64)
@@ -522,4 +538,4 @@ def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor | np.ndarray]], stor
     return out
 
 
-__all__ = ["MovementMixin", "AxisError"]
+__all__ = ["MovementMixin", "AxisError", "capture_checks", "check_in_capture"]

@@ -55,6 +55,7 @@ class Capture:
         # id -> (tensor, its `.grad` when the body first read it, or _UNREAD when the body set it first), for the
         # tensors alive before the call whose `.grad` the body touched (`on_grad`)
         self.grads: dict[int, tuple[weakref.ref[Tensor], Any]] = {}
+        self.checks: list[tuple[Tensor, Tensor, str]] = []  # the body's index range checks (`check_in_capture`)
 
     def on_grad(self, t: Tensor, value: Tensor | None, is_set: bool) -> None:
         """An `autograd.grad_watchers` hook: remember the first access to each state tensor's `.grad`."""
@@ -89,6 +90,16 @@ class Capture:
             "every replay (replays do not run the Python body). Keep tensor values as Tensors inside the jitted "
             "function (use Tensor.where instead of Python `if`, return the Tensor instead of .item()), and read them "
             "after the call.")
+
+
+def _scalar_source(t: Tensor) -> Any:
+    """The Buffer holding realised 0-d `t`, or its value when it is a constant."""
+    base = strip_movement(t.uop)[1]
+    return base.arg if base.op is Ops.BUFFER else t.numpy().item()
+
+
+def _scalar(source: Any) -> Any:
+    return source.numpy().reshape(-1)[0] if isinstance(source, Buffer) else source
 
 
 _UNREAD = object()  # GradRecord.read of a `.grad` the body set before it read it
@@ -144,7 +155,8 @@ class CapturedProgram:
 
     def __init__(self, name: str, inputs: list[Buffer | None], items: list[ExecItem], created: dict[int, Buffer],
                  result: Any, initial: dict[int, np.ndarray] | None = None,
-                 before: dict[int, Any] | None = None, grads: list[GradRecord] | None = None) -> None:
+                 before: dict[int, Any] | None = None, grads: list[GradRecord] | None = None,
+                 checks: list[tuple[Tensor, Tensor, str]] | None = None) -> None:
         if not items:
             raise JitError(f"@lazyarr.jit captured no kernel launches in {name}: there is nothing to replay (a "
                            "function that only reshapes or returns its inputs, or computes nothing). Call it without "
@@ -207,6 +219,9 @@ class CapturedProgram:
         self.replays, self.next_prune = 0, 1  # written_bufs is pruned on replays 1, 4, 16, ...
         self.writes = bool(self.written_fixed or self.written_inputs)  # lazy readers of what it writes: lifecycle
         self.grads = grads or []
+        # index range checks (`check_in_capture`): (out of range, offending value, message), each a Buffer a replay
+        # rewrites or, when the check folded to a constant, its value
+        self.checks = [(_scalar_source(bad), _scalar_source(value), msg) for bad, value, msg in checks or []]
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
         self.acquire, self.release = self.lock.acquire, self.lock.release
         self.shares_sets_lock = self.lock is SETS_LOCK
@@ -336,7 +351,7 @@ class CapturedProgram:
         """Take `_replay_single` when it applies: one driver, no BLAS thread cap, no storage written in place that
         anything outside can see, every input a buffer, and one whole new Tensor returned."""
         fast = self.single and not self.small_gemms and not self.written_fixed and not self.written_inputs \
-            and not self.grad_outs and not self.grads
+            and not self.grad_outs and not self.grads and not self.checks
         if fast and self.plain_device is not None and len(self.out_specs) == 1 and self.out_initial[0] is None \
                 and len(self.input_slots) == self.n_inputs:
             self.out_device: str = self.plain_device
@@ -418,7 +433,16 @@ class CapturedProgram:
             for g in self.grads:  # the `.grad` the body left (a training step's gradient, or None after zero_grad)
                 if (t := g.ref()) is not None:
                     t._grad = g.after
+            if self.checks:
+                self.check_indices()
             return self._rebuild(self.template, ins, outs, callers)
+
+    def check_indices(self) -> None:
+        """IndexError when an index the call used was out of range (the kernels clamped it: nothing outside a buffer
+        was read or written, but the results are not NumPy's)."""
+        for bad, value, message in self.checks:
+            if _scalar(bad):
+                raise IndexError(message.format(int(_scalar(value))))
 
     def grads_match(self) -> bool:
         """Whether every `.grad` the captured body read before setting is still the tensor (or None) it read: else a

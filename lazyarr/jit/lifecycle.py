@@ -27,6 +27,7 @@ from lazyarr.frontend.inplace import (
     recent,
     stand_in_for,
 )
+from lazyarr.frontend.movement import capture_checks
 from lazyarr.frontend.tensor import Tensor, all_tensors
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
@@ -245,8 +246,9 @@ class Jit(Generic[R]):
         cap = Capture(self.name, _live_buffers())
         try:
             out = self._run(args, kwargs, cap)
-            self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.created(), out, cap.initial,
-                                                     cap.tensors, cap.grad_records())
+            self.captures[key] = program = CapturedProgram(self.name, bufs, cap.items, cap.created(), out,
+                                                           cap.initial, cap.tensors, cap.grad_records(), cap.checks)
+            program.check_indices()
         finally:  # in-place writes to the copies reach the caller's tensors
             _write_back(tensors, replaced, {i for i in replaced if id(bufs[i]) in cap.written})
             _restore_grads(tensors, replaced)
@@ -261,9 +263,13 @@ class Jit(Generic[R]):
         if cap is not None:
             realize.capturing.append(cap)
             grad_watchers.append(cap.on_grad)
+            capture_checks.clear()
         try:
             out = self.fn(*args, **kwargs)
-            _finish(out)
+            if cap is not None:  # the range checks of indices the body used: computed with the call, every replay
+                cap.checks = list(capture_checks)
+                capture_checks.clear()
+            _finish(out, [t for bad, value, _ in cap.checks for t in (bad, value)] if cap is not None else [])
         finally:
             running.pop()
             with _busy_lock:
@@ -701,9 +707,9 @@ def _buffer_ids(u: UOp) -> frozenset[int]:
 # ---- after the body ----
 
 
-def _finish(out: Any) -> None:
-    """Realise the Tensors in `out` and every pending assign, in one schedule."""
-    todo: list[Tensor] = []
+def _finish(out: Any, extra: list[Tensor]) -> None:
+    """Realise the Tensors in `out`, `extra` and every pending assign, in one schedule."""
+    todo: list[Tensor] = list(extra)
     _collect(out, todo)
     todo += _pending_assigns()
     if todo:

@@ -115,6 +115,12 @@ _leaves: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary(
 _pending: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
 
 
+# called with (tensor, its `.grad`, True for a write or False for a read) on every access to a `.grad` while
+# @lazyarr.jit captures: a replay does not run the body, so jit sets each `.grad` the body left and checks that the
+# `.grad` the body read is still the same tensor
+grad_watchers: list[Callable[[Tensor, Tensor | None, bool], None]] = []
+
+
 def add_pending(t: Tensor) -> None:
     """Ask the next optimizer step to compute `t` before it updates any parameter."""
     _pending[id(t)] = t
@@ -484,6 +490,9 @@ class AutogradMixin:
     @property
     def grad(self: Tensor) -> Tensor | None:
         """The accumulated gradient (None until a backward reaches this leaf)."""
+        if grad_watchers:
+            for watch in grad_watchers:
+                watch(self, self._grad, False)
         return self._grad
 
     @grad.setter
@@ -499,6 +508,9 @@ class AutogradMixin:
             if value.dtype is not self.dtype or value.device != self.device:
                 raise GradTypeError(f"assigned grad has dtype {value.dtype.name} on {value.device}, but the tensor has "
                                     f"{self.dtype.name} on {self.device}")
+        if grad_watchers:
+            for watch in grad_watchers:
+                watch(self, value, True)
         self._grad = value
 
     # ---- requires_grad ----

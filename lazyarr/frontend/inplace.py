@@ -516,11 +516,15 @@ def write(owner: Tensor, lvalue: UOp, value: UOp) -> None:
     pending_writes[0] = True
 
 
-def _last_write_wins(owner: Tensor, target: UOp, value: UOp) -> UOp:
+def _last_write_wins(owner: Tensor, target: UOp, value: UOp, known: np.ndarray | None = None) -> UOp:
     """The value for scatter `target` (a GATHER) with every repeated position writing the value of its last
-    occurrence, so the kernel may store in any order and still give NumPy's result (the last write wins)."""
+    occurrence, so the kernel may store in any order and still give NumPy's result (the last write wins). `known`:
+    the flat positions when the indices were known on the host (else the index is read, which a capture refuses)."""
     index, axis = target.src[1], target.arg.axis
-    positions = owner._new(index).numpy()[(..., *([0] * (index.ndim - axis - 1)))].reshape(-1)
+    if known is not None:
+        positions = known.reshape(-1)
+    else:
+        positions = owner._new(index).numpy()[(..., *([0] * (index.ndim - axis - 1)))].reshape(-1)
     _, first, inverse = np.unique(positions, return_index=True, return_inverse=True)
     if first.size == positions.size:
         return value
@@ -625,13 +629,14 @@ class InplaceMixin:
                 if self.size:
                     write(self, self.uop, idx.where(value_for(self, value, strict=False), self).uop)
                 return
-            target = _getitem(self, idx, store_data=False)
+            positions: list[np.ndarray] = []  # the scatter's flat positions, when the indices are known on the host
+            target = _getitem(self, idx, store_data=False, positions=positions)
             v = value_for(target, value, strict=False)
             if target.size == 0:
                 return
             if _is_scatter(target.uop, self.uop):
                 lvalue, value = _peel_scatter(target.uop, v.uop)
-                write(self, lvalue, _last_write_wins(self, lvalue, value))
+                write(self, lvalue, _last_write_wins(self, lvalue, value, positions[0] if positions else None))
             elif v.uop is not target.uop:
                 write(target, target.uop, v.uop)
 

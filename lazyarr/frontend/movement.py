@@ -14,7 +14,7 @@ from lazyarr import dtypes
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import strip_movement
 from lazyarr.graph.uop import GatherArg, UOp
-from lazyarr.helpers import AxisError, normalize_axis, prod
+from lazyarr.helpers import AxisError, JitError, normalize_axis, prod
 from lazyarr.kernels import realize as realize_module
 
 if TYPE_CHECKING:
@@ -311,8 +311,9 @@ class MovementMixin:
     # ---- indexing ----
     def __getitem__(self: Tensor, idx: Any) -> Tensor:
         """NumPy indexing: ints, slices (any step), None, Ellipsis, integer tensors/lists/arrays and boolean masks.
-        Basic indices make views; integer arrays gather (IndexError for out-of-range values, checked first; inside a
-        @lazyarr.jit capture they cannot be read, and an out-of-range value is clamped instead). An int for every
+        Basic indices make views; integer arrays gather (IndexError for out-of-range values, checked first; a Tensor
+        index inside a @lazyarr.jit capture cannot be read: an out-of-range value is clamped in the kernel and jit
+        raises IndexError after the call). An int for every
         dim gives a 0-d value that is not a view: NumPy's `a[i, j]` is a scalar, a copy, so a later write to `a`
         does not change it (`old = a[i]; a[i] = old + h` keeps `old`)."""
         r = _getitem(self, idx)
@@ -323,6 +324,19 @@ class MovementMixin:
         return r
 
 
+# range checks of Tensor indices used while @lazyarr.jit captures, whose values cannot be read then: (out of range,
+# offending value, message) with a 0-d bool tensor, a 0-d int64 tensor and an IndexError text with {} for the value.
+# jit computes them with the captured call and raises IndexError after the capture or a replay that finds one
+capture_checks: list[tuple[Tensor, Tensor, str]] = []
+
+
+def check_in_capture(index: Tensor, bad: Tensor, message: str) -> None:
+    """Have jit check, after the call being captured and after every replay, that no element of `index` is `bad`."""
+    if index.size:
+        i64 = index.cast(dtypes.int64)
+        capture_checks.append((bad.any(), bad.where(i64, -(2**63)).max(), message))
+
+
 _INDEX_TYPES_MSG = (
     "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
     "arrays are valid indices"
@@ -331,7 +345,8 @@ _INDEX_TYPES_MSG = (
 
 def _normalize_index(t: Tensor, idx: Any) -> list[Any]:
     """Index items: None, Ellipsis, slices and ints as given; ("bool0", value) for a 0-d boolean; ("mask", array) for
-    a boolean array (it consumes mask.ndim dims); an integer Tensor for every integer array, list or Tensor."""
+    a boolean array (it consumes mask.ndim dims); an int64 NumPy array for every integer array or list (values known
+    on the host: checked there, even inside a @lazyarr.jit capture) and an integer Tensor as given."""
     cls = type(t)
     items: list[Any] = []
     for i in idx if isinstance(idx, tuple) else (idx,):
@@ -352,7 +367,7 @@ def _normalize_index(t: Tensor, idx: Any) -> list[Any]:
         elif isinstance(i, np.ndarray):
             if i.dtype.kind not in "iu":
                 raise IndexError("arrays used as indices must be of integer (or boolean) type")
-            items.append(cls(i.astype(np.int64), device=t.device))
+            items.append(i.astype(np.int64))
         elif isinstance(i, cls):
             if not i.dtype.is_int:
                 raise IndexError("arrays used as indices must be of integer (or boolean) type")
@@ -373,9 +388,10 @@ def _dims_used(item: Any) -> int:
     return item[1].ndim if isinstance(item, tuple) else 1
 
 
-def _getitem(t: Tensor, idx: Any, store_data: bool = True) -> Tensor:
+def _getitem(t: Tensor, idx: Any, store_data: bool = True, positions: list[np.ndarray] | None = None) -> Tensor:
     """NumPy indexing. Basic items are views; integer arrays (and, when one is present, integer scalars, which NumPy
-    then treats as 0-d arrays) are gathered after the basic items are applied, see `_gather_advanced`."""
+    then treats as 0-d arrays) are gathered after the basic items are applied, see `_gather_advanced` (which appends
+    the gathered positions to `positions` when they are known on the host)."""
     cls = type(t)
     items = _normalize_index(t, idx)
     if sum(1 for i in items if i is Ellipsis) > 1:
@@ -385,10 +401,10 @@ def _getitem(t: Tensor, idx: Any, store_data: bool = True) -> Tensor:
         raise IndexError(f"too many indices for array: array is {t.ndim}-dimensional, but {consumed} were indexed")
     e = next((k for k, i in enumerate(items) if i is Ellipsis), len(items))
     items = items[:e] + [slice(None)] * (t.ndim - consumed) + items[e + 1 :]
-    has_adv = any(isinstance(i, cls) or isinstance(i, tuple) and i[0] == "mask" for i in items)
+    has_adv = any(isinstance(i, (cls, np.ndarray)) or isinstance(i, tuple) and i[0] == "mask" for i in items)
     x = t
     dim = 0
-    adv: list[tuple[int, Tensor]] = []
+    adv: list[tuple[int, Tensor | np.ndarray]] = []
     for i in items:
         if i is None:
             x = x.unsqueeze(dim)
@@ -406,8 +422,8 @@ def _getitem(t: Tensor, idx: Any, store_data: bool = True) -> Tensor:
                         f"boolean index did not match indexed array along axis {dim + k}; size of axis "
                         f"is {n} but size of corresponding boolean axis is {m}"
                     )
-            for positions in np.nonzero(mask):
-                adv.append((dim, cls(positions.astype(np.int64), device=t.device)))
+            for nonzero in np.nonzero(mask):
+                adv.append((dim, nonzero.astype(np.int64)))
                 dim += 1
         elif isinstance(i, slice):
             n = x.shape[dim]
@@ -419,7 +435,7 @@ def _getitem(t: Tensor, idx: Any, store_data: bool = True) -> Tensor:
                 step = -step
             x = x._step(dim, start if count else 0, step, count)
             dim += 1
-        elif isinstance(i, cls):
+        elif isinstance(i, (cls, np.ndarray)):
             adv.append((dim, i))
             dim += 1
         else:
@@ -427,52 +443,71 @@ def _getitem(t: Tensor, idx: Any, store_data: bool = True) -> Tensor:
             if not -n <= i < n:
                 raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
             if has_adv:  # NumPy: an integer among advanced indices is a 0-d advanced index (it affects placement)
-                adv.append((dim, cls(np.array(i % n, dtype=np.int64), device=t.device)))
+                adv.append((dim, np.array(i % n, dtype=np.int64)))
                 dim += 1
                 continue
             k = i % n
             x = x.shrink([(k, k + 1) if d == dim else (0, s) for d, s in enumerate(x.shape)])
             x = x.reshape(x.shape[:dim] + x.shape[dim + 1 :])
     if adv:
-        x = _gather_advanced(x, adv, store_data)
+        x = _gather_advanced(x, adv, store_data, positions)
     return x
 
 
-def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor]], store_data: bool = True) -> Tensor:
-    """NumPy advanced indexing with integer tensors at dims `adv` (index values are checked before any kernel).
+def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor | np.ndarray]], store_data: bool = True,
+                     positions: list[np.ndarray] | None = None) -> Tensor:
+    """NumPy advanced indexing with integer indices at dims `adv` (index values are checked before any kernel):
+    NumPy arrays (values known on the host, also while @lazyarr.jit captures) or integer tensors.
 
-    With `store_data`, computed data is stored first; a scatter target (`__setitem__`) keeps its own storage."""
+    With `store_data`, computed data is stored first; a scatter target (`__setitem__`) keeps its own storage. When
+    every index is known on the host and `positions` is given, the flat positions gathered (of the broadcast index
+    shape) are appended to it (a scatter needs them to let the last write win, and may not read a tensor in a
+    capture)."""
     from lazyarr.frontend.elementwise import broadcast_shape
 
     if store_data and strip_movement(x.uop)[1].op not in (Ops.BUFFER, Ops.ASSIGN):
         x = x.contiguous()  # computed data is stored once, before it is permuted and broadcast against the index
     dims = [d for d, _ in adv]
     try:
-        bshape = broadcast_shape(*[i.shape for _, i in adv])
+        bshape = broadcast_shape(*[tuple(i.shape) for _, i in adv])
     except ValueError:
-        shapes = " ".join(str(i.shape) for _, i in adv)
+        shapes = " ".join(str(tuple(i.shape)) for _, i in adv)
         raise IndexError(
             f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}"
         ) from None
     checked = []
+    host: list[np.ndarray] = []  # the checked values of the indices known on the host
     for d, i in adv:
-        if store_data and realize_module.capturing:
+        n = x.shape[d]
+        if isinstance(i, type(x)) and realize_module.capturing and not store_data:
+            raise JitError(
+                "a scatter (t[index] = v, t[index] += v) by a Tensor index inside a function @lazyarr.jit captures: "
+                "its values are read on the host (to check their range and let the last of repeated positions win), "
+                "and a replay does not run the Python body. Pass the index as a NumPy array or list (constant across "
+                "calls), or compute the result without a scatter (e.g. with a one-hot mask and Tensor.where).")
+        if isinstance(i, type(x)) and realize_module.capturing:
             # @lazyarr.jit capturing: the values cannot be read (a replay would keep them), so a negative index wraps
-            # and an out-of-range one is clamped inside the kernel, as JAX's gather does (no check, no stray read)
-            n = x.shape[d]
+            # and an out-of-range one is clamped inside the kernel (no stray read); jit raises IndexError after the
+            # call when one was out of range (`check_in_capture`)
             if n == 0 and i.size:
                 raise IndexError(f"index is out of bounds for axis {d} with size 0")
             i64 = i.cast(dtypes.int64)
+            check_in_capture(i64, (i64 < -n) | (i64 >= n), f"index {{}} is out of bounds for axis {d} with size {n}")
             checked.append((i64 < 0).where(i64 + n, i64).clip(0, max(n - 1, 0)).broadcast_to(bshape))
             continue
-        vals = i.numpy().astype(np.int64)
-        n = x.shape[d]
+        vals = i.astype(np.int64) if isinstance(i, np.ndarray) else i.numpy().astype(np.int64)
         if vals.size and (vals.min() < -n or vals.max() >= n):
             bad = vals[(vals < -n) | (vals >= n)].flat[0]
             raise IndexError(f"index {bad} is out of bounds for axis {d} with size {n}")
-        checked.append(
-            type(x)(np.where(vals < 0, vals + n, vals).reshape(i.shape), device=x.device).broadcast_to(bshape)
-        )
+        vals = np.where(vals < 0, vals + n, vals).reshape(i.shape)
+        if isinstance(i, np.ndarray):
+            host.append(vals)
+        checked.append(type(x)(vals, device=x.device).broadcast_to(bshape))
+    if positions is not None and len(host) == len(adv):
+        flat = np.zeros(bshape, np.int64)
+        for k, vals in enumerate(host):
+            flat = flat + vals * prod(x.shape[dd] for dd in dims[k + 1 :])
+        positions.append(flat)
     # flatten the advanced dims into one position, then gather along it
     adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
     order = dims + [d for d in range(x.ndim) if d not in dims]
@@ -503,4 +538,4 @@ def _gather_advanced(x: Tensor, adv: list[tuple[int, Tensor]], store_data: bool 
     return out
 
 
-__all__ = ["MovementMixin", "AxisError"]
+__all__ = ["MovementMixin", "AxisError", "capture_checks", "check_in_capture"]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lazyarr import dtypes
 from lazyarr.frontend.autograd import add_pending, new_tensor
+from lazyarr.frontend.movement import check_in_capture
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
 from lazyarr.graph.uop import UOp
@@ -357,7 +358,7 @@ class NNMixin:
         """Rows of `weight` (num, dim) picked by the integer indices in self: shape self.shape + (dim,).
 
         Rows at `padding_idx` get no gradient (PyTorch). IndexError for indices out of range, negative ones too
-        (checked when the indices are stored data, as for class targets).
+        (a computed index is computed first; inside @lazyarr.jit, jit checks after each call).
         """
         if not self.dtype.is_int:
             raise TypeError(f"embedding indices must be integers, got {self.dtype.name}")
@@ -370,7 +371,7 @@ class NNMixin:
 
     def one_hot(self: Tensor, num_classes: int = -1) -> Tensor:
         """int64 one-hot encoding along a new last axis (PyTorch's `F.one_hot`); IndexError for a class outside
-        [0, num_classes) (checked when the classes are stored data, as for class targets)."""
+        [0, num_classes) (as for class targets, `_check_targets`)."""
         if not self.dtype.is_int:
             raise TypeError(f"one_hot is only applicable to index tensors, got {self.dtype.name}")
         if num_classes < 0:
@@ -392,7 +393,7 @@ class NNMixin:
         non-ignored targets.
 
         Raises:
-            IndexError: a target outside [0, C) that is not `ignore_index` (checked when target is stored data).
+            IndexError: a target outside [0, C) that is not `ignore_index` (`_check_targets`).
             ValueError: shapes that do not fit.
         """
         logp, tgt = self, _as_tensor(self, target)
@@ -548,12 +549,15 @@ def _as_tensor(like: Tensor, x: Any) -> Tensor:
 
 
 def _check_targets(target: Tensor, n_classes: int, ignore_index: int | None, what: str = "Target") -> None:
-    """IndexError for class indices out of range (`ignore_index` aside), when they are stored data (no kernel, no JIT
-    capture running)."""
-    chain_ok = target.uop
-    while chain_ok.op in (Ops.RESHAPE, Ops.PERMUTE, Ops.SHRINK, Ops.EXPAND, Ops.FLIP, Ops.STRIDE, Ops.DETACH):
-        chain_ok = chain_ok.src[0]
-    if chain_ok.op is not Ops.BUFFER or capturing or target.size == 0:
+    """IndexError for class indices out of range (`ignore_index` aside): read on the host (a computed target is
+    computed first), or, while @lazyarr.jit captures, checked by jit after the call and each replay."""
+    if target.size == 0:
+        return
+    if capturing:
+        t64 = target.cast(dtypes.int64)
+        out = (t64 < 0) | (t64 >= n_classes)
+        check_in_capture(t64, out if ignore_index is None else out & (t64 != ignore_index),
+                         f"{what} {{}} is out of bounds for {n_classes} classes")
         return
     vals = target.numpy()
     out = (vals < 0) | (vals >= n_classes)

@@ -13,7 +13,7 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.frontend.elementwise import broadcast_shape
-from lazyarr.frontend.inplace import mark_readonly_view, view_computed
+from lazyarr.frontend.inplace import check_writable, mark_readonly_view, view_computed
 from lazyarr.frontend.layout import order_axes
 from lazyarr.frontend.np_functions import call, finish, result_dtype
 from lazyarr.frontend.np_ufuncs import _NoValue, as_tensor, const_like, iota, operator_index
@@ -740,3 +740,48 @@ def _take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> Any:
              for d in range(x.ndim)]
     return x[tuple(grids)]
 
+
+
+@implements(np.put)
+def _put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
+    """In place: the flattened elements of Tensor `a` at host indices `ind` (an array, list or int) set to `v`
+    (flattened, repeated as needed; the last of repeated indices wins), as a scatter, so it stays lazy and works
+    inside @lazyarr.jit. Tensor indices, an empty `a` or `v`, and other arguments go to NumPy (`numpy_fallback`)."""
+    idx = None if is_tensor(ind) else np.asarray(ind)
+    vals = as_tensor(v, a if is_tensor(a) else None) if is_tensor(a) else None
+    if idx is None or vals is None or idx.dtype.kind not in "iu" or mode not in ("raise", "wrap", "clip") or \
+            a.ndim == 0 or a.size == 0 or vals.size == 0:
+        return numpy_fallback(np.put, (a, ind, v), {"mode": mode}, "put")  # type: ignore[no-any-return]
+    check_writable(a, "put: output array")  # before the indices, as NumPy
+    idx = idx.reshape(-1).astype(np.int64)
+    n = a.size
+    if mode == "wrap":
+        idx = idx % n
+    elif mode == "clip":
+        idx = np.clip(idx, 0, n - 1)
+    elif idx.size and (idx.min() < -n or idx.max() >= n):
+        bad = idx[(idx < -n) | (idx >= n)][0]
+        raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+    if idx.size:
+        flat = vals.reshape(-1)
+        a[np.unravel_index(idx % n, a.shape)] = flat[np.arange(idx.size) % flat.size].cast(a.dtype)
+    return None
+
+
+@implements(np.put_along_axis)
+def _put_along_axis(arr: Any, indices: Any, values: Any, axis: Any) -> None:
+    """In place: `arr` at host `indices` along `axis` set to `values` (broadcast to the indices), as a scatter (lazy,
+    and inside @lazyarr.jit); Tensor indices and axis=None go to NumPy (`numpy_fallback`)."""
+    idx = None if is_tensor(indices) else np.asarray(indices)
+    if not is_tensor(arr) or idx is None or axis is None or idx.dtype.kind not in "iu":
+        return numpy_fallback(np.put_along_axis, (arr, indices, values, axis), {},  # type: ignore[no-any-return]
+                              "put_along_axis")
+    check_writable(arr, "put_along_axis: output array")
+    ax = normalize_axis(operator_index(axis), arr.ndim)
+    if idx.ndim != arr.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    grids = tuple(idx if d == ax else np.arange(arr.shape[d]).reshape(tuple(-1 if i == d else 1
+                                                                            for i in range(arr.ndim)))
+                  for d in range(arr.ndim))
+    arr[grids] = values
+    return None

@@ -650,10 +650,11 @@ class _Scheduler:
         if u in self.buffer_of:
             return self.buffer_of[u]
         value = u.src[0] if u.op is Ops.CONTIGUOUS else u.src[1] if u.op is Ops.ASSIGN else u
-        while value.op is Ops.CONTIGUOUS and value not in self.buffer_of:
+        own = assign_storage(u.src[0]) if u.op is Ops.ASSIGN else None
+        while value.op is Ops.CONTIGUOUS and value not in self.buffer_of and not self._snapshot(value, own):
             value = value.src[0]  # storing is already a copy
-        if value is not u and value.op in (Ops.ASSIGN, Ops.COPY):
-            self.materialize(value)  # a write (or copy) runs as its own kernel; this one reads its result
+        if value is not u and value.op in (Ops.ASSIGN, Ops.COPY, Ops.CONTIGUOUS):
+            self.materialize(value)  # a write, copy or snapshot runs as its own kernel; this one reads its result
         target = u.src[0] if u.op is Ops.ASSIGN else None
         full_shape, reduce_axes, deps = self.loop_space(value, squeeze=target is None)
         if reduce_axes and target is None and not self.rerankable(value, full_shape, reduce_axes):
@@ -688,6 +689,15 @@ class _Scheduler:
                                        tuple(bufs)))
         self.infos.append(_KernelInfo(frozenset(reads), overwrites, u))
         return out_idx
+
+    def _snapshot(self, u: UOp, own: UOp | None) -> bool:
+        """Whether `u` is a clone of a storage version that another write of this schedule overwrites: it must run as
+        a kernel of its own before that write, not be read through by the kernel storing it (which may itself have
+        to run after that write: `v[...] = b; v[...] = old_v` cycles when the second write reads `old_v` directly)."""
+        if u.arg != "clone":
+            return False
+        base = strip_movement(u.src[0])[1]
+        return base in self.overwritten and base is not own
 
     def stored_inputs(self, roots: list[UOp], deps: set[UOp]) -> list[UOp]:
         """The nodes a kernel computing `roots` reads from buffers: the first stored nodes below them (the walk does

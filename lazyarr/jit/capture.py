@@ -52,6 +52,22 @@ class Capture:
         self.written: set[int] = set()
         self.initial: dict[int, np.ndarray] = {}  # a new buffer's contents before a launch first wrote part of it
         self.thread = threading.get_ident()
+        # id -> (tensor, its `.grad` when the body first read it, or _UNREAD when the body set it first), for the
+        # tensors alive before the call whose `.grad` the body touched (`on_grad`)
+        self.grads: dict[int, tuple[weakref.ref[Tensor], Any]] = {}
+        self.checks: list[tuple[Tensor, Tensor, str]] = []  # the body's index range checks (`check_in_capture`)
+
+    def on_grad(self, t: Tensor, value: Tensor | None, is_set: bool) -> None:
+        """An `autograd.grad_watchers` hook: remember the first access to each state tensor's `.grad`."""
+        if threading.get_ident() != self.thread or id(t) in self.grads:
+            return
+        ref = self.tensors.get(id(t))
+        if ref is not None and ref() is t:  # a tensor the body makes is a new object on every call
+            self.grads[id(t)] = (ref, _UNREAD if is_set else value)
+
+    def grad_records(self) -> list[GradRecord]:
+        """After the call: per state tensor whose `.grad` the body touched, what it read and what it left."""
+        return [GradRecord(ref, read, t._grad) for ref, read in self.grads.values() if (t := ref()) is not None]
 
     def add(self, item: ExecItem) -> None:
         if threading.get_ident() != self.thread:
@@ -74,6 +90,30 @@ class Capture:
             "every replay (replays do not run the Python body). Keep tensor values as Tensors inside the jitted "
             "function (use Tensor.where instead of Python `if`, return the Tensor instead of .item()), and read them "
             "after the call.")
+
+
+def _scalar_source(t: Tensor) -> Any:
+    """The Buffer holding realised 0-d `t`, or its value when it is a constant."""
+    base = strip_movement(t.uop)[1]
+    return base.arg if base.op is Ops.BUFFER else t.numpy().item()
+
+
+def _scalar(source: Any) -> Any:
+    return source.numpy().reshape(-1)[0] if isinstance(source, Buffer) else source
+
+
+_UNREAD = object()  # GradRecord.read of a `.grad` the body set before it read it
+
+
+@dataclass
+class GradRecord:
+    """A state tensor's `.grad` as a captured call used it: `read`, the tensor (or None) the body read before setting
+    it (the replay reads or adds into that storage, so the `.grad` must still be it), or _UNREAD; `after`, the
+    `.grad` the body left (a replay, which does not run the body, sets it again)."""
+
+    ref: weakref.ref[Tensor]
+    read: Any
+    after: Tensor | None
 
 
 # where a returned tensor's storage comes from on a replay
@@ -115,7 +155,8 @@ class CapturedProgram:
 
     def __init__(self, name: str, inputs: list[Buffer | None], items: list[ExecItem], created: dict[int, Buffer],
                  result: Any, initial: dict[int, np.ndarray] | None = None,
-                 before: dict[int, Any] | None = None) -> None:
+                 before: dict[int, Any] | None = None, grads: list[GradRecord] | None = None,
+                 checks: list[tuple[Tensor, Tensor, str]] | None = None) -> None:
         if not items:
             raise JitError(f"@lazyarr.jit captured no kernel launches in {name}: there is nothing to replay (a "
                            "function that only reshapes or returns its inputs, or computes nothing). Call it without "
@@ -177,6 +218,10 @@ class CapturedProgram:
         self.written_fixed = {id(b) for b in self.written_bufs}
         self.replays, self.next_prune = 0, 1  # written_bufs is pruned on replays 1, 4, 16, ...
         self.writes = bool(self.written_fixed or self.written_inputs)  # lazy readers of what it writes: lifecycle
+        self.grads = grads or []
+        # index range checks (`check_in_capture`): (out of range, offending value, message), each a Buffer a replay
+        # rewrites or, when the check folded to a constant, its value
+        self.checks = [(_scalar_source(bad), _scalar_source(value), msg) for bad, value, msg in checks or []]
         self._plan(launches, sizes, [None if b is None else b.dtype for b in inputs])
         self.acquire, self.release = self.lock.acquire, self.lock.release
         self.shares_sets_lock = self.lock is SETS_LOCK
@@ -306,7 +351,7 @@ class CapturedProgram:
         """Take `_replay_single` when it applies: one driver, no BLAS thread cap, no storage written in place that
         anything outside can see, every input a buffer, and one whole new Tensor returned."""
         fast = self.single and not self.small_gemms and not self.written_fixed and not self.written_inputs \
-            and not self.grad_outs
+            and not self.grad_outs and not self.grads and not self.checks
         if fast and self.plain_device is not None and len(self.out_specs) == 1 and self.out_initial[0] is None \
                 and len(self.input_slots) == self.n_inputs:
             self.out_device: str = self.plain_device
@@ -385,7 +430,27 @@ class CapturedProgram:
                                    "has no autograd graph (a replay runs the captured kernels, not the Python body), "
                                    "so no gradient can flow back through it. Call backward() inside the jitted "
                                    "function (e.g. jit a whole training step), or call the function without jit.")
+            for g in self.grads:  # the `.grad` the body left (a training step's gradient, or None after zero_grad)
+                if (t := g.ref()) is not None:
+                    t._grad = g.after
+            if self.checks:
+                self.check_indices()
             return self._rebuild(self.template, ins, outs, callers)
+
+    def check_indices(self) -> None:
+        """IndexError when an index the call used was out of range (the kernels clamped it: nothing outside a buffer
+        was read or written, but the results are not NumPy's)."""
+        for bad, value, message in self.checks:
+            if _scalar(bad):
+                raise IndexError(message.format(int(_scalar(value))))
+
+    def grads_match(self) -> bool:
+        """Whether every `.grad` the captured body read before setting is still the tensor (or None) it read: else a
+        replay would add into (or overwrite) the wrong storage, or leave the `.grad` eager execution sets unset."""
+        for g in self.grads:
+            if g.read is not _UNREAD and (t := g.ref()) is not None and t._grad is not g.read:
+                return False
+        return True
 
     def _replay_single(self, ins: list[Buffer], callers: list[Tensor] | None = None) -> Tensor:
         """`replay` for the common case: one driver, every input a buffer, one new Tensor returned (a whole output, or

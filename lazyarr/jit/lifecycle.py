@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from lazyarr.frontend.autograd import grad_watchers
 from lazyarr.frontend.inplace import (
     RECENT_CAP,
     _on,
@@ -26,6 +27,7 @@ from lazyarr.frontend.inplace import (
     recent,
     stand_in_for,
 )
+from lazyarr.frontend.movement import capture_checks
 from lazyarr.frontend.tensor import Tensor, all_tensors
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
@@ -171,15 +173,16 @@ class Jit(Generic[R]):
                 program = self.captures.get(key)
                 if program is not None:
                     self.memo = (u.shape, u.dtype, a.device, program)
-            if program is not None:
-                if not (program.writes and (recent or _watch)):
-                    return program.replay([u.arg], [a])  # type: ignore[no-any-return]
-                key = ((_TENSOR, u.shape, u.dtype, a.device),)  # (not built on a memo hit)
+            if program is not None and not (program.writes and (recent or _watch)) and \
+                    (not program.grads or program.grads_match()):
+                return program.replay([u.arg], [a])  # type: ignore[no-any-return]
+            key = ((_TENSOR, u.shape, u.dtype, a.device),)  # (not built on a memo hit)
             tensors, plain = [a], [u.arg]
         else:
             key, tensors, plain = _signature(args, kwargs, self.owner is not None)
         program = self.captures.get(key)
-        if program is not None and plain is not None and not (program.writes and (recent or _watch)):
+        if program is not None and plain is not None and not (program.writes and (recent or _watch)) and \
+                (not program.grads or program.grads_match()):
             return program.replay(plain, tensors)  # type: ignore[no-any-return]
         # everything else looks at or realises other tensors (in every thread): one thread at a time, so a capture
         # never loses its launches to another thread's realisation of its lazy values
@@ -189,6 +192,12 @@ class Jit(Generic[R]):
     def _call_locked(self, args: tuple[Any, ...], kwargs: dict[str, Any], key: tuple[Any, ...],
                      tensors: list[Tensor], plain: list[Buffer | None] | None) -> Any:
         program = self.captures.get(key)  # (another thread may have captured it meanwhile)
+        if program is not None and program.grads and not program.grads_match():
+            # a `.grad` the capture read (to add into, or as None) is another tensor now, e.g. zero_grad() ran
+            # outside the function: capture again for this state, as eager execution would run differently
+            del self.captures[key]
+            self.memo = None
+            program = None
         if program is not None:
             if plain is not None:
                 if program.writes and (recent or _watch) and _keep_old_values(program, plain):
@@ -237,8 +246,9 @@ class Jit(Generic[R]):
         cap = Capture(self.name, _live_buffers())
         try:
             out = self._run(args, kwargs, cap)
-            self.captures[key] = CapturedProgram(self.name, bufs, cap.items, cap.created(), out, cap.initial,
-                                                     cap.tensors)
+            self.captures[key] = program = CapturedProgram(self.name, bufs, cap.items, cap.created(), out,
+                                                           cap.initial, cap.tensors, cap.grad_records(), cap.checks)
+            program.check_indices()
         finally:  # in-place writes to the copies reach the caller's tensors
             _write_back(tensors, replaced, {i for i in replaced if id(bufs[i]) in cap.written})
             _restore_grads(tensors, replaced)
@@ -252,15 +262,21 @@ class Jit(Generic[R]):
             _busy[0] += 1
         if cap is not None:
             realize.capturing.append(cap)
+            grad_watchers.append(cap.on_grad)
+            capture_checks.clear()
         try:
             out = self.fn(*args, **kwargs)
-            _finish(out)
+            if cap is not None:  # the range checks of indices the body used: computed with the call, every replay
+                cap.checks = list(capture_checks)
+                capture_checks.clear()
+            _finish(out, [t for bad, value, _ in cap.checks for t in (bad, value)] if cap is not None else [])
         finally:
             running.pop()
             with _busy_lock:
                 _busy[0] -= 1
             if cap is not None:
                 realize.capturing.remove(cap)
+                grad_watchers.remove(cap.on_grad)
         return out
 
     def _overlap_eager(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -691,9 +707,9 @@ def _buffer_ids(u: UOp) -> frozenset[int]:
 # ---- after the body ----
 
 
-def _finish(out: Any) -> None:
-    """Realise the Tensors in `out` and every pending assign, in one schedule."""
-    todo: list[Tensor] = []
+def _finish(out: Any, extra: list[Tensor]) -> None:
+    """Realise the Tensors in `out`, `extra` and every pending assign, in one schedule."""
+    todo: list[Tensor] = list(extra)
     _collect(out, todo)
     todo += _pending_assigns()
     if todo:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import warnings
@@ -1226,3 +1227,141 @@ def test_an_alias_of_an_input_the_body_writes_keeps_its_value() -> None:
         np.testing.assert_array_equal(w.numpy(), np.full(3, i + 1, np.float32))
         np.testing.assert_array_equal(out.numpy(), np.full(3, 2 * (i + 1), np.float32))
         np.testing.assert_array_equal(a.numpy(), np.full(3, i, np.float32))
+
+
+_CONSTANT_INDEX_WRITES = {
+    "array": lambda t, x: t.__setitem__(np.array([0, 2]), x[:2]),
+    "list-iadd": lambda t, x: t.__setitem__([0, 2], t[[0, 2]] + x[:2]),
+    "repeated": lambda t, x: t.__setitem__([1, 3, 1], x[:3]),  # the last write wins
+    "negative": lambda t, x: t.__setitem__(np.array([-1, 0]), x[:2]),
+    "mask": lambda t, x: t.__setitem__(np.array([True, False, True, False]), x[:2]),
+    "rows": lambda t, x: t.reshape(2, 2).__setitem__(([1, 0], [0, 1]), x[:2]),
+    "int-and-array": lambda t, x: t.reshape(2, 2).__setitem__((1, [1, 0]), x[:2]),
+    "gather": lambda t, x: t.__setitem__(slice(None), t[np.array([3, 2, 2, 0])] * x[:4]),
+}
+
+
+@pytest.mark.parametrize("write", list(_CONSTANT_INDEX_WRITES), ids=list(_CONSTANT_INDEX_WRITES))
+def test_scatter_with_constant_indices_replays(write: str) -> None:
+    # a scatter by a NumPy array or list read its index back from a tensor (to check it and let the last write win),
+    # a JitError while capturing; constant indices are now checked and resolved on the host
+    fn = _CONSTANT_INDEX_WRITES[write]
+
+    def body(t, x):  # type: ignore[no-untyped-def]
+        t = t * 1
+        fn(t, x)
+        return t * 2
+
+    jitted = lazyarr.jit(body)
+    r = np.random.default_rng(8)
+    for _ in range(5):
+        t, x = r.standard_normal(4), r.standard_normal(4)
+        want = body(t.copy(), x)
+        np.testing.assert_array_equal(jitted(Tensor(t), Tensor(x)).numpy(), want)
+
+
+def test_scatter_into_state_with_constant_indices_replays() -> None:
+    state = Tensor(np.zeros(5))
+    want = np.zeros(5)
+
+    @lazyarr.jit
+    def step(x: Tensor) -> Tensor:
+        state[[0, 2]] += x
+        state[np.array([4])] = x.sum()
+        return state * 1
+
+    r = np.random.default_rng(9)
+    for _ in range(5):
+        x = r.standard_normal(2)
+        want[[0, 2]] += x
+        want[4] = x.sum()
+        np.testing.assert_allclose(step(Tensor(x)).numpy(), want)
+        np.testing.assert_allclose(state.numpy(), want)
+
+
+def test_constant_index_out_of_range_in_capture_raises_index_error() -> None:
+    @lazyarr.jit
+    def f(t: Tensor) -> Tensor:
+        t = t * 1
+        t[np.array([0, 7])] = 1.0
+        return t
+
+    for _ in range(3):  # every call, the capturing one too, checks the constant index on the host
+        with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 4"):
+            f(Tensor(np.zeros(4)))
+
+
+def test_scatter_by_tensor_index_in_capture_says_what_to_do() -> None:
+    @lazyarr.jit
+    def f(t: Tensor, i: Tensor) -> Tensor:
+        t = t * 1
+        t[i] = 1.0
+        return t
+
+    np.testing.assert_array_equal(f(Tensor(np.zeros(3)), Tensor(np.array([2]))).numpy(), [0, 0, 1])
+    with pytest.raises(JitError, match="Pass the index as a NumPy array or list"):
+        f(Tensor(np.zeros(3)), Tensor(np.array([2])))
+
+
+_COMPUTED_INDEX_READS = {
+    "getitem": (lambda x, i: x[i * 3], lambda x, i: x[i * 3]),
+    "take": (lambda x, i: np.take(x, i * 3), lambda x, i: np.take(x, i * 3)),
+    "column": (lambda x, i: x.reshape(2, 2)[:, i - 1], lambda x, i: x.reshape(2, 2)[:, i - 1]),
+}
+
+
+@pytest.mark.parametrize("read", list(_COMPUTED_INDEX_READS), ids=list(_COMPUTED_INDEX_READS))
+def test_computed_index_out_of_range_in_jit_raises_index_error(read: str) -> None:
+    # a Tensor index computed inside a capture was clamped into range, silently: x[[3, 6]] of 4 elements gave x[[3, 3]]
+    # on every replay. The kernels still clamp (no read outside the buffer), and jit raises NumPy's IndexError after a
+    # capture or replay whose index was out of range; in-range calls before and after keep replaying
+    lz, ref = _COMPUTED_INDEX_READS[read]
+    f = lazyarr.jit(lz)
+    x = np.arange(4.0)
+    for k in [0, 1, 2, 1, 2, 0, -2, 1]:  # call 2 (the capture) is out of range too
+        i = np.array([1, k])
+        try:
+            want = ref(x, i)
+        except IndexError as e:
+            with pytest.raises(IndexError, match=re.escape(str(e))):
+                f(Tensor(x), Tensor(i))
+        else:
+            np.testing.assert_array_equal(f(Tensor(x), Tensor(i)).numpy(), want)
+
+
+def test_class_targets_out_of_range_in_jit_raise_index_error() -> None:
+    torch = pytest.importorskip("torch")
+    nn = pytest.importorskip("lazyarr.nn")
+    emb = nn.Embedding(4, 2)
+    logits = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)
+
+    @lazyarr.jit
+    def f(i: Tensor) -> Tensor:
+        return nn.functional.cross_entropy(Tensor(logits), i * 2) + emb(i).sum()
+
+    for k in [0, 1, 2, 1, 2, 0]:
+        i = np.array([1, k])
+        try:
+            want = torch.nn.functional.cross_entropy(torch.tensor(logits), torch.tensor(i * 2)).item()
+        except IndexError:
+            with pytest.raises(IndexError, match="Target 4 is out of bounds for 3 classes"):
+                f(Tensor(i))
+        else:
+            got = f(Tensor(i)).numpy() - emb(Tensor(i)).sum().numpy()
+            np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("op", ["cross_entropy", "one_hot"])
+def test_computed_class_targets_out_of_range_raise_index_error(op: str) -> None:
+    # class targets were range-checked only when they were stored data: a computed target out of range gave a loss
+    # (or a row of zeros) instead of PyTorch's error
+    torch = pytest.importorskip("torch")
+    t = Tensor(np.array([1, 2])) * 2
+    with pytest.raises((IndexError, RuntimeError)):  # torch's one_hot raises RuntimeError
+        torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.tensor([2, 4])) if op == "cross_entropy" else \
+            torch.nn.functional.one_hot(torch.tensor([2, 4]), 4)
+    with pytest.raises(IndexError, match="4 is out of bounds"):
+        if op == "cross_entropy":
+            lazyarr.nn.functional.cross_entropy(Tensor(np.zeros((2, 3), np.float32)), t).numpy()
+        else:
+            t.one_hot(4).numpy()

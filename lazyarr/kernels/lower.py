@@ -134,6 +134,8 @@ STRIDED_ROW = 16
 # multiples of this many columns: each chunk reads every row, so a narrow chunk reads a short piece of each row and
 # the threads together pull every cache line more than once (see benchmarks/bench_column_split.py).
 COLUMN_SPLIT = 1024
+# `refine_loop_space` on (False only to measure without it: benchmarks/bench_reshape_loops.py)
+REFINE_RESHAPES = True
 
 
 @dataclass
@@ -187,7 +189,8 @@ def _has_gemm(body: list[Stmt]) -> bool:
 
 
 def view_stack(chain: list[UOp], base_shape: tuple[int, ...]) -> list[View]:
-    """Views (bottom first) that `chain` (movement ops, top-down) makes of a contiguous `base_shape`."""
+    """Views (bottom first) that `chain` (movement ops, top-down) makes of a contiguous `base_shape`. A reshape that
+    returns to the shape of the level below, through contiguous views only, drops back to that level."""
     stack = [View.create(base_shape)]
     for mv in reversed(chain):
         nxt = apply_movement(stack[-1], mv)
@@ -195,7 +198,65 @@ def view_stack(chain: list[UOp], base_shape: tuple[int, ...]) -> list[View]:
             stack.append(View.create(mv.arg))
         else:
             stack[-1] = nxt
+        if len(stack) > 1 and stack[-1] == View.create(stack[-2].shape):
+            stack.pop()
     return stack
+
+
+def _refinement(coarse: tuple[int, ...], fine: tuple[int, ...]) -> bool:
+    """Whether `fine` splits each dim of `coarse` into consecutive dims (size-1 dims anywhere): (64, 8, 128, 64)
+    refines (512, 128, 64)."""
+    fine_dims = [n for n in fine if n != 1]
+    at = 0
+    for n in coarse:
+        if n == 1:
+            continue
+        size = 1
+        while size < n and at < len(fine_dims):
+            size *= fine_dims[at]
+            at += 1
+        if size != n:
+            return False
+    return at == len(fine_dims)
+
+
+def refine_loop_space(item: ScheduleItem) -> ScheduleItem:
+    """`item` computed over a finer loop space when an input is read through a reshape that merges dims its view
+    cannot merge (a permuted array reshaped, `x.permute(0, 2, 1, 3).reshape(b * h, s, d)`; `np.tile`; `np.repeat`):
+    looping over the dims before that reshape makes its index a plain sum of strides, where over the merged shape
+    each element took a division and remainder per dim. Elementwise kernels only; the same elements, in the same
+    order, so the values are unchanged."""
+    full = item.full_shape
+    if item.reduce_axes or not full or not REFINE_RESHAPES:
+        return item
+    nodes = toposort(list(item.outputs))
+    if any(n.op is Ops.GATHER for n in nodes):
+        return item
+    fine = None
+    for n in nodes:
+        if n.shape != full or not (n.op in GroupOp.Movement or n.op in GroupOp.Leaf):
+            continue
+        chain, base = strip_movement(n)
+        if base.op not in GroupOp.Leaf or not chain:
+            continue
+        stack = view_stack(chain, base.shape)
+        if len(stack) > 1 and stack[-1] == View.create(full) and stack[-2].shape != full and \
+                _refinement(full, stack[-2].shape):
+            fine = stack[-2].shape
+            break
+    if fine is None:
+        return item
+    memo: dict[UOp, UOp] = {}
+    for n in nodes:
+        if n.op is Ops.ASSIGN:
+            memo[n] = UOp(Ops.ASSIGN, n.dtype, (n.src[0].reshape(fine), memo[n.src[1]]), n.arg)
+        elif n.shape == full and (n.op in GroupOp.Movement or n.op in GroupOp.Leaf):
+            memo[n] = n.reshape(fine)
+        elif n.op in GroupOp.Elementwise and n.shape == full:
+            memo[n] = UOp(n.op, n.dtype, tuple(memo[x] for x in n.src), n.arg)
+        elif n.shape == full:
+            return item  # a node this rewrite does not know at the kernel's shape
+    return replace(item, ast=memo[item.ast], extra=tuple(memo[e] for e in item.extra), full_shape=fine)
 
 
 def row_reduction(full: tuple[int, ...], reduce_axes: tuple[int, ...]) -> bool:
@@ -751,4 +812,4 @@ def lower(item: ScheduleItem, blas: str = "") -> Lowered:
     for any other `blas`."""
     if blas not in ("", "numpy", "scipy"):
         raise ValueError(f"blas must be '', 'numpy' or 'scipy', not {blas!r}")
-    return _Lowerer(item, blas).lower()
+    return _Lowerer(refine_loop_space(item), blas).lower()

@@ -847,3 +847,40 @@ def test_gathers_load_their_index_once_per_row_with_numpys_values() -> None:
     plain = [render_numba.Loop("i1", "n1", [render_numba.Instr("v1", "load", lazyarr.dtypes.int64, ("i0",), 1),
                                             render_numba.Store(1, "i1", "v1")])]
     assert render_numba.hoist_index_math(plain)[0].body == plain[0].body  # a buffer it stores into: nothing moves
+
+
+def test_reshapes_that_merge_permuted_dims_loop_over_the_dims_before_them_with_numpys_values() -> None:
+    # a kernel reading a permuted array through a reshape (an attention head merge), np.tile and np.repeat loops over
+    # the dims before that reshape: its index is a sum of strides, with no division or remainder per element
+    rng = np.random.default_rng(0)
+    h = rng.standard_normal((4, 6, 3, 5)).astype(np.float32)
+    g = rng.standard_normal((12, 6, 5)).astype(np.float32)
+    v = rng.standard_normal(7).astype(np.float32)
+    x, y, t = Tensor(h).realize(), Tensor(g).realize(), Tensor(v).realize()
+    cases = {
+        "head merge": (lambda: x.permute(0, 2, 1, 3).reshape(12, 6, 5) * 2,
+                       h.transpose(0, 2, 1, 3).reshape(12, 6, 5) * 2),
+        "plus a plain input": (lambda: x.permute(0, 2, 1, 3).reshape(12, 6, 5) + y,
+                               h.transpose(0, 2, 1, 3).reshape(12, 6, 5) + g),
+        "flipped, sliced": (lambda: x[:, ::-1].permute(2, 0, 1, 3)[1:].reshape(8, 30) * 3 - 2,
+                            h[:, ::-1].transpose(2, 0, 1, 3)[1:].reshape(8, 30) * 3 - 2),
+        "padded": (lambda: x.pad(((0, 0), (1, 1), (0, 0), (0, 0))).permute(0, 2, 1, 3).reshape(12, 40) + 1,
+                   np.pad(h, ((0, 0), (1, 1), (0, 0), (0, 0))).transpose(0, 2, 1, 3).reshape(12, 40) + 1),
+        "tile": (lambda: np.tile(t, (3, 2)), np.tile(v, (3, 2))),
+        "repeat": (lambda: np.repeat(t, 3) - 1, np.repeat(v, 3) - 1),
+        "size-1 dims": (lambda: x.reshape(4, 1, 6, 3, 5).permute(1, 0, 3, 2, 4).reshape(12, 30),
+                        h.reshape(4, 1, 6, 3, 5).transpose(1, 0, 3, 2, 4).reshape(12, 30)),
+    }
+    for name, (fn, want) in cases.items():
+        for fuse in (1, 0):
+            with Context(FUSE=fuse):
+                np.testing.assert_array_equal(fn().numpy(), want, err_msg=f"{name}, FUSE={fuse}")
+    out = Tensor(np.zeros((5, 12, 6), np.float32)).realize()
+    out.T.assign(x.permute(0, 2, 1, 3).reshape(12, 6, 5).permute(1, 0, 2).reshape(6, 12, 5) + 0)  # a strided output
+    np.testing.assert_array_equal(out.numpy(), (h.transpose(0, 2, 1, 3).reshape(12, 6, 5).transpose(1, 0, 2)
+                                                 .reshape(6, 12, 5) + 0).T)
+    for fn in (lambda: x.permute(0, 2, 1, 3).reshape(12, 6, 5) * 2, lambda: np.tile(t, (3, 2)),
+               lambda: np.repeat(t, 3) - 1):
+        for source in _sources(fn):
+            body = source[source.index("def kernel"):]
+            assert "idiv(" not in body and "%" not in body, source

@@ -1,0 +1,72 @@
+"""Elementwise kernels that read an array through a reshape merging dims its view cannot merge (an attention head
+merge `x.permute(0, 2, 1, 3).reshape(b * h, s, d)`, `np.tile`, `np.repeat`): looped over the dims before that reshape
+(`lower.refine_loop_space`, a sum of strides per index) against over the merged shape (a division and remainder per
+dim per element, `lower.REFINE_RESHAPES = False`), built both ways and timed alternately in one process under
+`lazyarr.jit`; then NumPy and PyTorch (when installed) on the same work, side by side.
+
+Run: `PYTHONPATH=$PWD python benchmarks/bench_reshape_loops.py [--rounds 20] [--threads N]`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import settings_ab
+
+
+def median_ms(fn: Callable[[], Any], rounds: int) -> float:
+    fn()
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2] * 1e3
+
+
+def main() -> None:
+    args = settings_ab.parse_args(__doc__, "reshape-loops")
+    import lazyarr as la
+    from lazyarr.kernels import lower
+
+    rng = np.random.default_rng(0)
+    heads = rng.standard_normal((64, 128, 8, 64)).astype(np.float32)
+    flat = rng.standard_normal((1024, 1024)).astype(np.float32)
+    vec = rng.standard_normal(1 << 20).astype(np.float32)
+    x, m, v = (la.Tensor(a).realize() for a in (heads, flat, vec))
+    workloads: dict[str, tuple[Callable[..., Any], list[Any]]] = {
+        "head merge * 2, 64x128x8x64": (lambda x: (x.permute(0, 2, 1, 3).reshape(512, 128, 64) * 2).realize(), [x]),
+        "np.tile(x, (2, 2)), 1024x1024": (lambda m: np.tile(m, (2, 2)).realize(), [m]),
+        "np.repeat(v, 2), 2**20": (lambda v: np.repeat(v, 2).realize(), [v]),
+    }
+    peers: dict[str, dict[str, Callable[[], Any]]] = {
+        "head merge * 2, 64x128x8x64": {"numpy": lambda: heads.transpose(0, 2, 1, 3).reshape(512, 128, 64) * 2},
+        "np.tile(x, (2, 2)), 1024x1024": {"numpy": lambda: np.tile(flat, (2, 2))},
+        "np.repeat(v, 2), 2**20": {"numpy": lambda: np.repeat(vec, 2)},
+    }
+    try:
+        import torch
+
+        th, tf, tv = (torch.from_numpy(a) for a in (heads, flat, vec))
+        peers["head merge * 2, 64x128x8x64"]["torch"] = lambda: th.permute(0, 2, 1, 3).reshape(512, 128, 64) * 2
+        peers["np.tile(x, (2, 2)), 1024x1024"]["torch"] = lambda: tf.tile((2, 2))
+        peers["np.repeat(v, 2), 2**20"]["torch"] = lambda: tv.repeat_interleave(2)
+    except ImportError:
+        pass
+
+    def refine(on: bool) -> Callable[[], None]:
+        return lambda: setattr(lower, "REFINE_RESHAPES", on)
+
+    fns = settings_ab.build({"merged": refine(False), "refined": refine(True)}, workloads)
+    medians = settings_ab.alternate(fns, args.rounds, lambda name: 3)
+    settings_ab.report(medians, ("merged", "refined"))
+    print(f"peers, median of {args.rounds} calls:")
+    for name, calls in peers.items():
+        print(f"  {name:<34}" + "".join(f"{peer} {median_ms(fn, args.rounds):8.3f}ms  " for peer, fn in calls.items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -2,7 +2,9 @@
 merge `x.permute(0, 2, 1, 3).reshape(b * h, s, d)`, `np.tile`, `np.repeat`): looped over the dims before that reshape
 (`lower.refine_loop_space`, a sum of strides per index) against over the merged shape (a division and remainder per
 dim per element, `lower.REFINE_RESHAPES = False`), built both ways and timed alternately in one process under
-`lazyarr.jit`; then NumPy and PyTorch (when installed) on the same work, side by side.
+`lazyarr.jit`; then NumPy and PyTorch (when installed) on the same work, side by side. A reduction over such a
+reshape (`.sum(2)`, `.softmax(2)`) reads a copy of it stored first (`schedule._Scheduler.unravelled_reads`) in both
+settings: the copy kernel is what the settings change.
 
 Run: `PYTHONPATH=$PWD python benchmarks/bench_reshape_loops.py [--rounds 20] [--threads N]`.
 """
@@ -36,16 +38,22 @@ def main() -> None:
     heads = rng.standard_normal((64, 128, 8, 64)).astype(np.float32)
     flat = rng.standard_normal((1024, 1024)).astype(np.float32)
     vec = rng.standard_normal(1 << 20).astype(np.float32)
-    x, m, v = (la.Tensor(a).realize() for a in (heads, flat, vec))
+    attn = rng.standard_normal((16, 8, 128, 64)).astype(np.float32)
+    x, m, v, a = (la.Tensor(h).realize() for h in (heads, flat, vec, attn))
     workloads: dict[str, tuple[Callable[..., Any], list[Any]]] = {
         "head merge * 2, 64x128x8x64": (lambda x: (x.permute(0, 2, 1, 3).reshape(512, 128, 64) * 2).realize(), [x]),
         "np.tile(x, (2, 2)), 1024x1024": (lambda m: np.tile(m, (2, 2)).realize(), [m]),
         "np.repeat(v, 2), 2**20": (lambda v: np.repeat(v, 2).realize(), [v]),
+        "head merge .sum(2), 16x8x128x64": (lambda a: a.permute(0, 2, 1, 3).reshape(16, 128, 512).sum(2).realize(),
+                                            [a]),
+        "head merge .softmax(2), 16x8x128x64": (
+            lambda a: a.permute(0, 2, 1, 3).reshape(16, 128, 512).softmax(2).realize(), [a]),
     }
     peers: dict[str, dict[str, Callable[[], Any]]] = {
         "head merge * 2, 64x128x8x64": {"numpy": lambda: heads.transpose(0, 2, 1, 3).reshape(512, 128, 64) * 2},
         "np.tile(x, (2, 2)), 1024x1024": {"numpy": lambda: np.tile(flat, (2, 2))},
         "np.repeat(v, 2), 2**20": {"numpy": lambda: np.repeat(vec, 2)},
+        "head merge .sum(2), 16x8x128x64": {"numpy": lambda: attn.transpose(0, 2, 1, 3).reshape(16, 128, 512).sum(2)},
     }
     try:
         import torch
@@ -54,6 +62,10 @@ def main() -> None:
         peers["head merge * 2, 64x128x8x64"]["torch"] = lambda: th.permute(0, 2, 1, 3).reshape(512, 128, 64) * 2
         peers["np.tile(x, (2, 2)), 1024x1024"]["torch"] = lambda: tf.tile((2, 2))
         peers["np.repeat(v, 2), 2**20"]["torch"] = lambda: tv.repeat_interleave(2)
+        ta = torch.from_numpy(attn)
+        peers["head merge .sum(2), 16x8x128x64"]["torch"] = lambda: ta.permute(0, 2, 1, 3).reshape(16, 128, 512).sum(2)
+        peers["head merge .softmax(2), 16x8x128x64"] = {
+            "torch": lambda: ta.permute(0, 2, 1, 3).reshape(16, 128, 512).softmax(2)}
     except ImportError:
         pass
 
@@ -65,7 +77,7 @@ def main() -> None:
     settings_ab.report(medians, ("merged", "refined"))
     print(f"peers, median of {args.rounds} calls:")
     for name, calls in peers.items():
-        print(f"  {name:<34}" + "".join(f"{peer} {median_ms(fn, args.rounds):8.3f}ms  " for peer, fn in calls.items()))
+        print(f"  {name:<40}" + "".join(f"{peer} {median_ms(fn, args.rounds):8.3f}ms  " for peer, fn in calls.items()))
 
 
 if __name__ == "__main__":

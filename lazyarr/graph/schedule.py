@@ -659,6 +659,8 @@ class _Scheduler:
         full_shape, reduce_axes, deps = self.loop_space(value, squeeze=target is None)
         if reduce_axes and target is None and not self.rerankable(value, full_shape, reduce_axes):
             full_shape, reduce_axes, deps = self.loop_space(value, squeeze=False)
+        if reduce_axes:
+            deps |= self.unravelled_reads(value, deps)
         scatter_index = [target.src[1]] if target is not None and target.op is Ops.GATHER else []
         for n in self.stored_inputs([value, *scatter_index], deps):
             self.materialize(n)
@@ -689,6 +691,28 @@ class _Scheduler:
                                        tuple(bufs)))
         self.infos.append(_KernelInfo(frozenset(reads), overwrites, u))
         return out_idx
+
+    def unravelled_reads(self, value: UOp, deps: set[UOp]) -> set[UOp]:
+        """The views through which a reduction kernel computing `value` would read stored data that no single View
+        describes (a reshape merging dims of a permuted array: `x.permute(0, 2, 1, 3).reshape(b, s, h * d).sum(2)`).
+        Each is stored first by a copy kernel of its own, which loops over the dims before that reshape
+        (`lower.refine_loop_space`), and the reduction reads the copy: unravelling each element's position there
+        costs a division and remainder per dim. The sums keep their order (FUSE=0 stores such a view too)."""
+        out: set[UOp] = set()
+        seen: set[UOp] = set()
+        stack = [value]
+        while stack:
+            n = stack.pop()
+            if n in seen or n in self.buffer_of or n in deps or (n is not value and self.must_materialize(n)):
+                continue
+            seen.add(n)
+            chain, base = strip_movement(n)
+            if chain and (base.op is Ops.PARAM or base in self.buffer_of):
+                if n.size > 1 and chain_view(chain, base.shape) is None:
+                    out.add(n)
+            elif base.op is not Ops.GATHER:
+                stack.extend(base.src)
+        return out
 
     def _snapshot(self, u: UOp, own: UOp | None) -> bool:
         """Whether `u` is a clone of a storage version that another write of this schedule overwrites: it must run as

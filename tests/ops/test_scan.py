@@ -10,6 +10,9 @@ import pytest
 
 import lazyarr
 from lazyarr import Tensor
+from lazyarr.graph.schedule import normalize, schedule
+from lazyarr.kernels import render_cuda, render_numba
+from lazyarr.kernels.lower import AccUpdate, Loop, Program, lower
 from tests.helpers import kernel_count
 
 SCANS: dict[str, Callable[..., np.ndarray]] = {
@@ -139,6 +142,30 @@ def test_scan_kernel_counts() -> None:
         (t * 2 + 1).exp().cumsum(1).realize()
     with kernel_count(2):  # and the work after it is a kernel of its own
         (t.cumsum(1) * 2).realize()
+
+
+def _program(t: Tensor) -> Program:
+    norm, _ = normalize([t.uop])
+    items = schedule(norm).items
+    assert len(items) == 1
+    return lower(items[0]).program
+
+
+def test_scan_lowers_to_an_ordered_loop_and_columns_run_side_by_side() -> None:
+    t = Tensor(data("float32", (64, 65), specials=False)).realize()
+    rows = _program(t.cumsum(1))  # along the last axis: a (parallel) loop over rows around the scan loop
+    outer = rows.body[0]
+    assert isinstance(outer, Loop) and outer.parallel and not outer.lanes
+    step = outer.body[-1]
+    assert isinstance(step, Loop) and step.scan and not step.blocked
+    assert any(isinstance(s, AccUpdate) and s.scan for s in step.body)
+    cols = _program(t.cumsum(0))  # along axis 0: the columns are a `lanes` loop, each column scanned in order
+    outer = cols.body[0]
+    assert isinstance(outer, Loop) and outer.lanes and isinstance(outer.body[-1], Loop) and outer.body[-1].scan
+    body = render_numba.render(cols, "kernel").split("def kernel(")[1]
+    assert "block_sum" not in body and "LANES" in body
+    cuda = render_cuda.render(_program(t.cumsum(1)))
+    assert not cuda.has_reduce  # one thread per scanned row
 
 
 def test_scan_inside_jit() -> None:

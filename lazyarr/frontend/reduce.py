@@ -269,39 +269,10 @@ class ReduceMixin:
         return type(self)(other, device=self.device).matmul(self)
 
 
-SCAN_BLOCK = 64  # elements scanned by one masked triangle; longer axes are scanned block by block
-
-
 def scan(x: Tensor, axis: int, op: Ops) -> Tensor:
-    """Inclusive scan of `x` along `axis` with the reduction `op` (ADD, MUL, MAX or MIN), lazily.
-
-    Within a block of SCAN_BLOCK elements it is a reduction over a triangle masked with `where` (multiplying by a 0/1
-    triangle would turn a later inf or NaN into NaN in every earlier prefix); a longer axis is cut into blocks whose
-    totals are scanned (recursively) and combined back, so the work is O(n * SCAN_BLOCK), not O(n**2).
-    """
-    moved = x.transpose(axis, -1) if axis != x.ndim - 1 else x
-    out = _scan_last(moved, op)
-    return out.transpose(axis, -1) if axis != x.ndim - 1 else out
-
-
-def _scan_identity(x: Tensor, op: Ops, shape: tuple[int, ...]) -> Tensor:
-    value = {Ops.ADD: 0, Ops.MUL: 1, Ops.MAX: dtypes.min_value(x.dtype), Ops.MIN: dtypes.max_value(x.dtype)}[op]
-    return x._new(UOp.const(value, x.dtype, shape))
-
-
-def _scan_last(x: Tensor, op: Ops) -> Tensor:
-    n, lead = x.shape[-1], x.shape[:-1]
-    if n <= SCAN_BLOCK:
-        i = x._new(UOp(Ops.IOTA, dtypes.int64, (), n))
-        tri = i.reshape(n, 1) >= i.reshape(1, n)  # tri[out, src]
-        vals = tri.where(x.unsqueeze(-2), _scan_identity(x, op, ()))
-        return vals._new(vals.uop.reduce(op, (vals.ndim - 1,))).squeeze(-1)
-    nb = -(-n // SCAN_BLOCK)
-    if nb * SCAN_BLOCK != n:
-        # stored, so that the reshape into blocks below is a plain view (not index arithmetic per element)
-        x = x.cat(_scan_identity(x, op, (*lead, nb * SCAN_BLOCK - n)), dim=-1).contiguous()
-    inner = _scan_last(x.reshape(*lead, nb, SCAN_BLOCK), op)  # scans within each block
-    totals = _scan_last(inner[..., -1], op)  # inclusive scan of the block totals
-    before = _scan_identity(x, op, (*lead, 1)).cat(totals[..., :-1], dim=-1)  # what precedes each block
-    out = inner._new(inner.uop.alu(op, before.unsqueeze(-1).uop.expand(inner.shape)))
-    return out.reshape(*lead, nb * SCAN_BLOCK)[..., :n]
+    """Inclusive scan of `x` along `axis` with the reduction `op` (ADD, MUL, MAX or MIN), lazily: one SCAN node, a
+    kernel of its own that runs along the axis in order (element i is op(element i - 1, x[i]), NumPy's order, so the
+    same floats as NumPy's cumsum/cumprod/accumulate), with the elementwise work on `x` fused into it."""
+    if x.size == 0:
+        return x
+    return x._new(x.uop.scan(op, axis))

@@ -13,7 +13,7 @@ from typing import Any
 
 from lazyarr import dtypes
 from lazyarr.graph.ops import GroupOp, Ops
-from lazyarr.graph.uop import UOp
+from lazyarr.graph.uop import GatherArg, UOp
 
 # ---- small builders over UOps of one shape and dtype ----
 
@@ -111,6 +111,49 @@ def _reduce_grad(g: UOp, ret: UOp) -> UOp:
     return _mul(ge, _where(no_zero, _div(others, x), _where(lone_zero, others, _c(x, 0))))
 
 
+def _rscan(u: UOp, op: Ops, axis: int) -> UOp:
+    """The scan of `u` along `axis` run from the end: element j combines elements j..n-1."""
+    flip = tuple(i == axis for i in range(u.ndim))
+    return u.flip(flip).scan(op, axis).flip(flip)
+
+
+def _scan_grad(g: UOp, ret: UOp) -> UOp:
+    """Gradient of a scan (out[i] = op(out[i - 1], x[i])) with PyTorch's rules: cumsum's is the sum of the gradient
+    from the end; cumprod's is sum over i >= j of g[i] * (product of x[k], k <= i, k != j), by scans only (before the
+    first zero dividing out[i] by x[j]; at the first zero, the product before it times the scan from the end of g
+    times the products after it; after it 0); cummax/cummin's goes whole to the last position that holds the running
+    value (a NaN holds it), as torch.cummax's index does."""
+    x, op, axis = ret.src[0], ret.arg.op, ret.arg.axis
+    if op is Ops.ADD:
+        return _rscan(g, Ops.ADD, axis)
+    zero, one = _c(x, 0), _c(x, 1)
+    if op is Ops.MUL:
+        is_zero = _cmp(Ops.CMPEQ, x, zero)
+        zeros = is_zero.cast(x.dtype).scan(Ops.ADD, axis)  # zeros so far
+        seen = _cmp(Ops.CMPLT, zero, zeros)
+        first = _where(is_zero, _cmp(Ops.CMPEQ, zeros, one), _c(is_zero, False))
+        before = _div(_rscan(_where(seen, zero, _mul(g, ret)), Ops.ADD, axis), x)
+        after = _where(first, one, _where(seen, x, one)).scan(Ops.MUL, axis)  # products after the first zero
+        lead = _where(seen, one, x).scan(Ops.MUL, axis)  # at the first zero: the product before it
+        at_zero = _mul(lead, _rscan(_where(seen, _mul(g, after), zero), Ops.ADD, axis))
+        return _where(seen, _where(first, at_zero, zero), before)
+    # MAX/MIN: position j takes the gradient of every i from j to the end of its run (the last index before the next
+    # position that holds the running value): the forward scan of g at that end, less that before j
+    n = x.shape[axis]
+    hit = _cmp(Ops.CMPEQ, x, ret).alu(Ops.OR, _cmp(Ops.CMPNE, x, x))
+    pos = UOp(Ops.IOTA, dtypes.int64, (), n).reshape(tuple(n if i == axis else 1 for i in range(x.ndim)))
+    pos = pos.expand(x.shape)
+    last = UOp.const(n - 1, dtypes.int64, x.shape)
+    starts = _where(hit, pos.alu(Ops.SUB, UOp.const(1, dtypes.int64, x.shape)), last)  # a hit ends the run before
+    nxt = starts.shrink(tuple((1, n) if i == axis else (0, s) for i, s in enumerate(x.shape)))
+    nxt = nxt.pad(tuple((0, 1) if i == axis else (0, 0) for i in range(x.ndim)))
+    nxt = _where(_cmp(Ops.CMPEQ, pos, last), last, nxt)  # (the pad put 0 at the end)
+    end = _rscan(nxt, Ops.MIN, axis)  # the end of the run from j: before the next hit after j
+    total = g.scan(Ops.ADD, axis)
+    run = _add(_sub(UOp(Ops.GATHER, g.dtype, (total, end), GatherArg(axis)), total), g)
+    return _where(hit, run, _c(g, 0))
+
+
 def _pow_grads(g: UOp, ret: UOp) -> tuple[UOp, UOp]:
     # PyTorch's pow_backward: 0 where the exponent is 0; the exponent's gradient is 0 where base == 0 and exp >= 0
     a, b = ret.src
@@ -183,6 +226,7 @@ GRADIENT_RULES: dict[Ops, Rule] = {
     Ops.WHERE: lambda g, ret: (None, _where(ret.src[0], g, _c(g, 0)), _where(ret.src[0], _c(g, 0), g)),
     Ops.CAST: lambda g, ret: (g.cast(ret.src[0].dtype),),
     Ops.REDUCE: lambda g, ret: (_reduce_grad(g, ret),),
+    Ops.SCAN: lambda g, ret: (_scan_grad(g, ret),),
     Ops.RESHAPE: lambda g, ret: (g.reshape(ret.src[0].shape),),
     Ops.PERMUTE: lambda g, ret: (_permute_grad(g, ret),),
     Ops.EXPAND: lambda g, ret: (_expand_grad(g, ret),),

@@ -80,6 +80,7 @@ class Ops(Enum):
     BITCAST = auto()
     # reduction (arg: ReduceArg)
     REDUCE = auto()
+    SCAN = auto()  # arg: ScanArg(op, axis); the inclusive running reduction along one axis, in order (same shape)
     # realisation control
     CONTIGUOUS = auto()  # materialise src into a new buffer when realised
     COPY = auto()  # copy src to another device (arg: device name)

@@ -73,7 +73,8 @@ symbolic = PatternMatcher([
     (UPat(GroupOp.ALU, name="x"), _fold_alu),  # op(const, const) -> const
     (UPat(Ops.CAST, name="x"), _fold_cast),  # cast(const) -> const
     # 0-size -> const
-    (UPat(GroupOp.ALU | GroupOp.Movement | {Ops.CAST, Ops.REDUCE, Ops.BITCAST, Ops.GATHER}, name="x"), _zero_size),
+    (UPat(GroupOp.ALU | GroupOp.Movement | {Ops.CAST, Ops.REDUCE, Ops.SCAN, Ops.BITCAST, Ops.GATHER}, name="x"),
+     _zero_size),
     (UPat(Ops.REDUCE, name="x"), _simplify_reduce),  # reduce(empty) -> identity, reduce over 1s -> x
     # x+(-0) -> x (not x+0.0: -0.0 + 0.0 is +0.0)
     (UPat(Ops.ADD, src=(UPat.var("x"), UPat.var("c")), commutative=True),

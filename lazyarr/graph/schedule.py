@@ -38,6 +38,7 @@ _OP_COST = {op: 8 for op in (Ops.EXP, Ops.EXP2, Ops.LOG, Ops.LOG2, Ops.LOG1P, Op
 # 8 chained float32 sines 1.4 s, 16 6 s). Costs are in simple operations (about 1.3 ms each to compile); a float32
 # exp, log, tanh or erf compiles in about 45 ms, a sine, cosine, tangent or pow in 100-150 ms.
 KERNEL_MAX_PATH_COST = 512
+_STORED_OPS = (Ops.REDUCE, Ops.SCAN, Ops.CONTIGUOUS, Ops.ASSIGN, Ops.COPY)  # where a walk over one kernel's work stops
 _COMPILE_COST = {**{op: 24 for op in GroupOp.Transcendental}, **{op: 64 for op in (Ops.SIN, Ops.COS, Ops.TAN, Ops.POW)}}
 _KERNELS_TRACKED = 64  # `_Scheduler._shared_values` counts the kernels computing a node up to this many
 
@@ -356,7 +357,7 @@ def _stage_repeated_views(roots: list[UOp]) -> list[UOp]:
         runs = at.get(n, frozenset())
         if len(runs) > 1 and n.op in GroupOp.ALU and _view_cost(n, RECOMPUTE_MAX_OPS / (len(runs) - 1), staged):
             staged.add(n)
-        if n in staged or n.op in GroupOp.Leaf or n.op in (Ops.REDUCE, Ops.CONTIGUOUS, Ops.ASSIGN, Ops.COPY):
+        if n in staged or n.op in GroupOp.Leaf or n.op in _STORED_OPS:
             give = frozenset((n,))
         elif n.op in GroupOp.Movement:
             give = frozenset((n, r) for r in runs)
@@ -386,7 +387,7 @@ def _view_cost(u: UOp, limit: float, staged: set[UOp]) -> bool:
     stack = [u]
     while stack:
         n = stack.pop()
-        if n in seen or n.op in GroupOp.Leaf or n.op in (Ops.REDUCE, Ops.CONTIGUOUS, Ops.ASSIGN, Ops.COPY):
+        if n in seen or n.op in GroupOp.Leaf or n.op in _STORED_OPS:
             continue
         if n is not u and n in staged:
             continue
@@ -579,7 +580,7 @@ class _Scheduler:
 
     # ---- decisions ----
     def must_materialize(self, u: UOp) -> bool:
-        if u.op in (Ops.CONTIGUOUS, Ops.ASSIGN, Ops.COPY):
+        if u.op in (Ops.CONTIGUOUS, Ops.ASSIGN, Ops.COPY, Ops.SCAN):
             return self._stored_anyway(u)
         if u.op in GroupOp.Leaf or u.op in GroupOp.Movement or u in self.matmul_products:
             return False
@@ -638,7 +639,8 @@ class _Scheduler:
         """Whether `n` gets a buffer of its own whatever its users do (`must_materialize` without the cost test)."""
         if n.op is Ops.CONTIGUOUS:
             return n.arg == "clone" or not is_contiguous_param_view(n.src[0])
-        return n.op in (Ops.ASSIGN, Ops.COPY) or (n.op is Ops.REDUCE and self.users.get(n, 0) > 1)
+        # a scan is a kernel of its own (its loop stores at every step), read by its users from its buffer
+        return n.op in (Ops.ASSIGN, Ops.COPY, Ops.SCAN) or (n.op is Ops.REDUCE and self.users.get(n, 0) > 1)
 
     # ---- kernel construction ----
     def materialize(self, u: UOp) -> int:
@@ -850,6 +852,9 @@ class _Scheduler:
                 continue  # read from its buffer through views (not computed again: nothing below it is in this loop)
             if chain and base is not value and base.op is not Ops.REDUCE and self.must_materialize(base):
                 deps.add(base)  # read through views (a stored index broadcast back over its window, say)
+                continue
+            if value.op is Ops.SCAN and base.op in (Ops.REDUCE, Ops.GATHER):
+                deps.add(base)  # a scan kernel is one loop nest over its input's shape: only elementwise work fuses
                 continue
             if base.op is Ops.REDUCE and base is not value:
                 # a reduction stored anyway (several users) is read from its buffer, not fused into this loop space

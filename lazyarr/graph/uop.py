@@ -28,6 +28,15 @@ class ReduceArg:
 
 
 @dataclass(frozen=True)
+class ScanArg:
+    """Argument of a SCAN: the combining op (ADD, MUL, MAX, MIN) and the scanned axis. Element i along the axis is
+    op(element i - 1 of the result, element i of the source), in that order (NumPy's `ufunc.accumulate`)."""
+
+    op: Ops
+    axis: int
+
+
+@dataclass(frozen=True)
 class ParamArg:
     """Argument of a PARAM: the position of the buffer it stands for, and that buffer's element count."""
 
@@ -175,6 +184,9 @@ class UOp(_Node):
     def reduce(self, op: Ops, axes: tuple[int, ...]) -> UOp:
         axes = tuple(sorted(set(axes)))
         return self if not axes else UOp(Ops.REDUCE, self.dtype, (self,), ReduceArg(op, axes))
+
+    def scan(self, op: Ops, axis: int) -> UOp:
+        return UOp(Ops.SCAN, self.dtype, (self,), ScanArg(op, axis))
 
     @staticmethod
     def const(value: Any, dtype: DType, shape: tuple[int, ...] = ()) -> UOp:

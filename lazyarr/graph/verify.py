@@ -36,6 +36,8 @@ def _check(u: UOp) -> str | None:
             return "integer-only op on float operands"
         if u.op not in GroupOp.Comparison and u.dtype is not operands[0].dtype:
             return "result dtype differs from operands"
+    if u.op is Ops.SCAN and (u.arg.op not in GroupOp.Reducible or not 0 <= u.arg.axis < u.ndim):
+        return f"{u.arg.op.name} along axis {u.arg.axis} is not a scan"
     if u.op is Ops.REDUCE and u.arg.op not in GroupOp.Reducible:
         return f"{u.arg.op.name} is not a reduction op"
     if u.op in GroupOp.Movement and u.dtype is not u.src[0].dtype:

@@ -48,6 +48,9 @@ class Loop:
     (the Numba renderer does, so that the loads along the last axis vectorise; each one still reduces in order).
     `ahead` (on a `blocked` loop inside an outer loop) names the innermost outer loop's variable: the next iteration
     of that loop reads the next row, which a renderer may prefetch while this loop computes (a hint, no semantics).
+    `scan` marks the loop along the axis of a scan (`lower_scan`): its body updates an accumulator and stores it at
+    every step, so a renderer must run it in order, one step after another (no blocking, no re-running, no splitting
+    over lanes or threads); a `lanes` loop around it may still run several scans side by side.
     """
 
     var: str
@@ -57,6 +60,7 @@ class Loop:
     blocked: bool = False
     lanes: bool = False
     ahead: str = ""
+    scan: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,9 +72,14 @@ class AccInit:
 
 @dataclass(frozen=True)
 class AccUpdate:
+    """`acc = op(acc, src)`. `scan`: a step of a scan, whose float MAX/MIN must pick what NumPy's accumulate picks
+    where the two compare equal (+0.0 and -0.0): float16 keeps the running value, float32/float64 take `src`; NaN
+    propagates either way."""
+
     acc: str
     op: Ops
     src: str
+    scan: bool = False
 
 
 @dataclass(frozen=True)
@@ -364,6 +373,12 @@ class _Lowerer:
         # in a gemm kernel no loop reduces: the reduction is the BLAS call
         self.out_view, self.red_set = out_view, set() if self.gemm is not None else set(self.reduce_axes)
         self.row = row_reduction(full, red)
+        # a scan kernel: its loop dim along the scanned axis (None when that axis has length 1)
+        self.scan_dim: int | None = None
+        if self.root.op is Ops.SCAN:
+            self.groups, scanned = _squeeze_merge(full, (self.root.arg.axis,), tops)
+            self.shape = tuple(_prod(full[d] for d in g) for g in self.groups)
+            self.scan_dim = scanned[0] if scanned else None
 
     def _at_kernel_shape(self, n: UOp) -> bool:
         full, red = self.item.full_shape, self.item.reduce_axes
@@ -532,6 +547,8 @@ class _Lowerer:
     def lower(self) -> Lowered:
         if self.gemm is not None:
             return self.lower_gemm(self.gemm)
+        if self.root.op is Ops.SCAN:
+            return self.lower_scan()
         outer = [d for d in range(len(self.shape)) if d not in self.red_set]
         inner = [d for d in range(len(self.shape)) if d in self.red_set]
         extents = {d: self.int_arg(f"n{d}", self.shape[d]) for d in range(len(self.shape))}
@@ -570,6 +587,43 @@ class _Lowerer:
         column = bool(loops) and loops[0].lanes and not self.row
         return Lowered(prog, self.int_vals, first_loop, _prod(self.full), self.flops * _prod(self.full),
                        self.float_vals, COLUMN_SPLIT if column else 1)
+
+    def lower_scan(self) -> Lowered:
+        """A scan: loops over the other dims, and inside them an accumulator and a `scan` loop along the scanned dim
+        that computes the source's element, updates the accumulator and stores it. When the scanned dim is not the
+        last, the innermost outer loop (along the last dim) is `lanes`: its scans are independent, so a renderer may
+        run several side by side, each one still in order."""
+        scan, sd = self.root, self.scan_dim
+        extents = {d: self.int_arg(f"n{d}", self.shape[d]) for d in range(len(self.shape))}
+        outer = [d for d in range(len(self.shape)) if d != sd]
+        body: list[Stmt] = []
+        vars_: list[str | None] = [None] * len(self.shape)
+        cur, loops = body, []
+        for d in outer:
+            loop = Loop(f"i{d}", extents[d])
+            vars_[d] = loop.var
+            cur.append(loop)
+            loops.append(loop)
+            cur = loop.body
+        if loops:
+            loops[0].parallel = True
+            loops[-1].lanes = sd is not None and outer[-1] == len(self.shape) - 1
+        if sd is None:  # a scan along an axis of length 1 is its source
+            scope = _Scope(self, cur, vars_, [], extents)
+            self.store(cur, scope, self.value(scan.src[0], scope))
+        else:
+            acc = self.new("acc")
+            cur.append(AccInit(acc, scan.dtype, scan.arg.op))
+            step = Loop(f"s{sd}", extents[sd], scan=True)
+            vars_[sd] = step.var
+            cur.append(step)
+            scope = _Scope(self, step.body, vars_, [], extents)
+            step.body.append(AccUpdate(acc, scan.arg.op, self.value(scan.src[0], scope), scan=True))
+            self.store(step.body, scope, acc)
+        prog = Program("k", self.buf_dtypes(), self.ints, body, bool(loops), self.floats)
+        column = bool(loops) and loops[0].lanes
+        return Lowered(prog, self.int_vals, self.shape[outer[0]] if outer else 1, _prod(self.full),
+                       (self.flops + 1) * _prod(self.full), self.float_vals, COLUMN_SPLIT if column else 1)
 
     def strided_rows(self, d: int) -> bool:
         """Whether a row reduction reads some buffer at unit stride along loop dim `d` (its innermost outer loop) and

@@ -329,9 +329,10 @@ class _Renderer:
         self.index_names: set[str] = set()  # loop indices, int params and int64 arithmetic on them only
         self.lines: list[str] = []
         self.outer, self.row_stmts = _outer_chain(prog)
-        self.has_reduce = any(isinstance(s, Loop) for s in self.row_stmts)
+        # a scan's loop runs in one thread per row, in order, as an elementwise kernel's row does
+        self.has_reduce = any(isinstance(s, Loop) and not s.scan for s in self.row_stmts)
         # one reduction loop and nothing looped after it: a row may be split over several blocks (gridDim.y)
-        loops = [s for s in self.row_stmts if isinstance(s, Loop)]
+        loops = [s for s in self.row_stmts if isinstance(s, Loop) and not s.scan]
         inside = _walk(loops[0].body) if len(loops) == 1 else []
         self.split_accs = list(dict.fromkeys(s.acc for s in inside if isinstance(s, AccUpdate)))
         if any(isinstance(s, Store) for s in inside):
@@ -496,6 +497,10 @@ class _Renderer:
             elif isinstance(s, AccInit):
                 self.dtypes[s.acc] = s.dtype
                 self.emit(f"{reg_type(s.dtype)} {s.acc} = {render_const(identity(s.op, s.dtype), s.dtype)};", depth)
+            elif isinstance(s, AccUpdate) and s.scan and self.dtypes[s.acc].is_float and s.op in (Ops.MAX, Ops.MIN):
+                # NumPy's accumulate on a tie (see lower.AccUpdate): float16 keeps the running value, others take src
+                cmp = (">" if s.op is Ops.MAX else "<") + ("=" if self.dtypes[s.acc].name == "float16" else "")
+                self.emit(f"{s.acc} = ({s.acc} {cmp} {s.src} || {s.acc} != {s.acc}) ? {s.acc} : {s.src};", depth)
             elif isinstance(s, AccUpdate):
                 self.emit(f"{s.acc} = {self.binary(s.op, self.dtypes[s.acc], s.acc, s.src)};", depth)
             elif isinstance(s, Store):
@@ -504,7 +509,7 @@ class _Renderer:
                 guard = "if (threadIdx.x == 0) " if self.has_reduce and not in_loop else ""
                 self.emit(f"{guard}b{s.buf}[{s.index}] = {value};", depth)
             elif isinstance(s, Loop):
-                if in_loop:
+                if in_loop or s.scan:
                     self.index_var(s.var)
                     self.emit(f"for ({self.idx} {s.var} = 0; {s.var} < {s.extent}; ++{s.var}) {{", depth)
                     self.stmts(s.body, depth + 1, True)
@@ -622,7 +627,7 @@ class _Renderer:
 
 
 def _reduce_info(prog: Program, row_stmts: list[Stmt]) -> tuple[tuple[str, ...], bool]:
-    loops = [s for s in row_stmts if isinstance(s, Loop)]
+    loops = [s for s in row_stmts if isinstance(s, Loop) and not s.scan]
     if not loops:
         return (), False
     nest, _ = _perfect_nest(loops[0])

@@ -259,6 +259,8 @@ class _Renderer:
         if isinstance(s, Instr):
             expr = self.instr(s)
             self.lines.append(f"{pad}{self.ref.get(s.name, s.name)} = {expr}")
+        elif isinstance(s, Loop) and s.scan:  # in order, step by step: none of the rewrites below
+            self.plain_loop(s, depth)
         elif isinstance(s, Loop) and (strides := self.tile_strides(s)):
             self.tiled_loop(s, strides, depth)
         elif isinstance(s, Loop) and (acc := self.blocked_sum(s)) is not None:
@@ -279,7 +281,9 @@ class _Renderer:
         elif isinstance(s, AccUpdate):
             dt = self.dtypes[s.acc]
             acc, src = self.ref.get(s.acc, s.acc), self.ref.get(s.src, s.src)
-            if s.acc in self.fast_minmax:  # the fast first pass of minmax_loop
+            if s.scan and dt.is_float and s.op in (Ops.MAX, Ops.MIN):
+                expr = scan_minmax(s.op, dt, acc, src)
+            elif s.acc in self.fast_minmax:  # the fast first pass of minmax_loop
                 expr = f"{'fmax_fast' if s.op is Ops.MAX else 'fmin_fast'}({acc}, {src})"
             elif dt.is_float and s.op in (Ops.MAX, Ops.MIN):  # associative max/min: the reduction vectorises
                 expr = f"{'fmaximum' if s.op is Ops.MAX else 'fminimum'}({acc}, {src})"
@@ -953,6 +957,13 @@ class _Renderer:
         scratch += [f"    {n}_s = stack_empty({FISSION_BLOCK}, {np_type(self.dtypes[n])})"
                     for n in self.fission_scratch]
         return "\n".join(head + scratch + self.lines) + "\n"
+
+
+def scan_minmax(op: Ops, dt: DType, acc: str, x: str) -> str:
+    """A scan step of float max/min as NumPy's accumulate takes it (see `AccUpdate`): NaN propagates; on a tie
+    float16 keeps `acc`, float32/float64 take `x`."""
+    cmp = (">" if op is Ops.MAX else "<") + ("=" if dt.name == "float16" else "")
+    return f"{acc} if ({acc} {cmp} {x} or {acc} != {acc}) else {x}"
 
 
 def loads_repeat(body: list[Stmt]) -> bool:

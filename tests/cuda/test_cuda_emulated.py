@@ -105,7 +105,13 @@ REDUCTIONS: dict[str, tuple[Callable[[str], Tensor], bool]] = {
     "argmax_full": (lambda d: T(F32, d).argmax(), True),
     "mean_var": (lambda d: T(F32, d).var(1) + T(F32, d).mean(1), False),
     "matmul": (lambda d: T(F32, d) @ T(F32.T.copy(), d), False),
-    "cumsum": (lambda d: T(F32, d).cumsum(1), False),
+    "cumsum": (lambda d: T(F32, d).cumsum(1), True),
+    "cumsum_col_fused": (lambda d: (T(CUBE, d) * 2 + 1).cumsum(1), True),
+    "cumprod_col": (lambda d: (T(F32, d) * 0.25 + 1).cumprod(0), True),
+    "max_accumulate_nan": (lambda d: np.maximum.accumulate(T(F32_NAN, d), axis=1), True),
+    "min_accumulate_edges": (lambda d: np.minimum.accumulate(T(EDGE_F, d)), True),
+    "float16_cumsum": (lambda d: np.cumsum(T(F16, d), axis=1), True),
+    "int8_cumsum_wraps": (lambda d: np.cumsum(T(I8, d), dtype=np.int8), True),
 }
 
 

@@ -91,8 +91,11 @@ ALU_RENDER: dict[Ops, Callable[[DType, list[str]], str]] = {
     # x // -1 is -x (wrapping for the minimum): Numba's own int64 floor division gives 0 there
     Ops.IDIV: lambda dt, s: f"idiv({s[0]}, {s[1]})" if dt.kind == "i" else f"{s[0]} // {s[1]}",
     Ops.MOD: lambda dt, s: f"{s[0]} % {s[1]}",
-    Ops.MAX: lambda dt, s: f"fmax({s[0]}, {s[1]})" if dt.is_float else f"max({s[0]}, {s[1]})",
-    Ops.MIN: lambda dt, s: f"fmin({s[0]}, {s[1]})" if dt.is_float else f"min({s[0]}, {s[1]})",
+    # on bools: or / and (any / all), which LLVM vectorises as a reduction where it leaves Python's max/min scalar
+    Ops.MAX: lambda dt, s: f"fmax({s[0]}, {s[1]})" if dt.is_float else f"{s[0]} | {s[1]}" if dt.is_bool else
+    f"max({s[0]}, {s[1]})",
+    Ops.MIN: lambda dt, s: f"fmin({s[0]}, {s[1]})" if dt.is_float else f"{s[0]} & {s[1]}" if dt.is_bool else
+    f"min({s[0]}, {s[1]})",
     Ops.POW: lambda dt, s: (_transcendental("pow")(dt, s) if dt.is_float
                             else f"ipow({s[0]}, {s[1]}, {render_const(1, dt)})"),
     Ops.CMPLT: lambda dt, s: f"{s[0]} < {s[1]}",

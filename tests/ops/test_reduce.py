@@ -347,3 +347,23 @@ def test_bool_axis_and_non_bool_keepdims_raise_type_error():
     assert t.sum(1, keepdims=1).shape == a.sum(1, keepdims=1).shape == (3, 1)
     assert np.sum(t, 0, keepdims=np.True_).shape == (1, 4)
     assert t.sum(np.int64(1)).shape == (3,)
+
+
+def test_any_all_and_bool_max_min_run_as_or_and_with_numpys_values() -> None:
+    # bool max/min reductions and elementwise ops render as | and & (vectorised: tests/unit/test_perf_kernels.py);
+    # values over sparse and dense bools, rows and columns, and bool tensors computed in the kernel
+    rng = np.random.default_rng(0)
+    for shape in ((1000,), (33, 77), (300, 5), (4, 129, 3)):
+        for density in (0.0, 0.001, 0.5, 1.0):
+            b = rng.random(shape) < density
+            t = Tensor(b)
+            for ax in (None, 0, -1):
+                np.testing.assert_array_equal(t.any(ax).numpy(), b.any(ax))
+                np.testing.assert_array_equal(t.all(ax).numpy(), b.all(ax))
+                np.testing.assert_array_equal(t.max(ax).numpy(), b.max(ax))
+                np.testing.assert_array_equal(t.min(ax).numpy(), b.min(ax))
+            np.testing.assert_array_equal(np.maximum(t, ~t[::-1]).numpy(), np.maximum(b, ~b[::-1]))
+            np.testing.assert_array_equal(np.minimum(t, ~t[::-1]).numpy(), np.minimum(b, ~b[::-1]))
+    x = rng.standard_normal((64, 50)).astype(np.float32)
+    x[3, 7] = np.nan
+    np.testing.assert_array_equal(np.isnan(Tensor(x)).any(1).numpy(), np.isnan(x).any(1))

@@ -910,3 +910,12 @@ def test_reductions_of_reshapes_merging_permuted_dims_read_a_copy_with_the_unfus
     for source in _sources(lambda: x.permute(0, 2, 1, 3).reshape(3, 5, 24).sum(2)):
         body = source[source.index("def kernel"):]
         assert "idiv(" not in body and not re.search(r"% p\d", body), source  # no unravelling of a position
+
+
+def test_any_and_all_reduce_with_or_and_and() -> None:
+    # Python's max/min on bools left the reduction scalar (isnan(x).any() of 2**20 floats 0.50 -> 0.14 ms)
+    x = Tensor(np.ones((64, 50), np.float32))
+    (source,) = _sources(lambda: np.isnan(x).any(1))
+    assert "acc1 = acc1 | " in source and "max(acc1" not in source, source
+    (source,) = _sources(lambda: (x > 0).all(1))
+    assert "acc1 = acc1 & " in source and "min(acc1" not in source, source

@@ -189,8 +189,10 @@ class ReduceMixin:
         hit = self == m
         if self.dtype.is_float:
             hit = hit | ((m != m) & (self != self))  # the first NaN wins, like NumPy
-        idx = self._new(UOp(Ops.IOTA, dtypes.int64, (), n)).reshape([n if i == a else 1 for i in range(self.ndim)])
-        return hit.where(idx, n).min(a, keepdims=keepdims)
+        # positions in int32 where they fit: the min over them runs 16 to a 512-bit vector instead of 8
+        dt = dtypes.int32 if n < 2**31 - 1 else dtypes.int64
+        idx = self._new(UOp(Ops.IOTA, dt, (), n)).reshape([n if i == a else 1 for i in range(self.ndim)])
+        return hit.where(idx, n).min(a, keepdims=keepdims).cast(dtypes.int64)
 
     def argmax(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
         """Index (int64) of the first largest value along `axis` (flattened when None)."""

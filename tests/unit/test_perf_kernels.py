@@ -919,3 +919,19 @@ def test_any_and_all_reduce_with_or_and_and() -> None:
     assert "acc1 = acc1 | " in source and "max(acc1" not in source, source
     (source,) = _sources(lambda: (x > 0).all(1))
     assert "acc1 = acc1 & " in source and "min(acc1" not in source, source
+
+
+def test_argmax_and_argmin_find_positions_in_int32_and_return_int64() -> None:
+    # the min over positions runs in int32 (16 lanes a 512-bit vector, not 8); the result is int64, with NumPy's
+    # first-occurrence and first-NaN rules
+    rng = np.random.default_rng(2)
+    h = rng.integers(-3, 3, (37, 300)).astype(np.float32)
+    h[5, 17] = h[5, 200] = np.nan
+    h[9] = 2.0
+    for fn, ref in ((lambda t, a: t.argmax(a), np.argmax), (lambda t, a: t.argmin(a), np.argmin)):
+        for axis in (0, 1, None):
+            got = fn(Tensor(h), axis).numpy()
+            assert got.dtype == np.int64
+            np.testing.assert_array_equal(got, ref(h, axis))
+    (source,) = _sources(lambda: Tensor(h).argmax(1))
+    assert "np.int32(min(" in source, source

@@ -551,19 +551,8 @@ class _Lowerer:
             return self.lower_scan()
         outer = [d for d in range(len(self.shape)) if d not in self.red_set]
         inner = [d for d in range(len(self.shape)) if d in self.red_set]
-        extents = {d: self.int_arg(f"n{d}", self.shape[d]) for d in range(len(self.shape))}
-        body: list[Stmt] = []
-        vars_: list[str | None] = [None] * len(self.shape)
-        cur = body
-        loops: list[Loop] = []
-        for d in outer:
-            loop = Loop(f"i{d}", extents[d])
-            vars_[d] = loop.var
-            cur.append(loop)
-            loops.append(loop)
-            cur = loop.body
+        extents, body, cur, vars_, loops = self.outer_loops(outer)
         if loops:
-            loops[0].parallel = True
             loops[-1].lanes = bool(inner) and (not self.row and outer[-1] == len(self.shape) - 1 or
                                                self.row and not self.is_inner(self.value_root()) and
                                                self.strided_rows(outer[-1]))
@@ -588,14 +577,12 @@ class _Lowerer:
         return Lowered(prog, self.int_vals, first_loop, _prod(self.full), self.flops * _prod(self.full),
                        self.float_vals, COLUMN_SPLIT if column else 1)
 
-    def lower_scan(self) -> Lowered:
-        """A scan: loops over the other dims, and inside them an accumulator and a `scan` loop along the scanned dim
-        that computes the source's element, updates the accumulator and stores it. When the scanned dim is not the
-        last, the innermost outer loop (along the last dim) is `lanes`: its scans are independent, so a renderer may
-        run several side by side, each one still in order."""
-        scan, sd = self.root, self.scan_dim
+    def outer_loops(self, outer: list[int]) -> tuple[dict[int, str], list[Stmt], list[Stmt], list[str | None],
+                                                      list[Loop]]:
+        """The nest of loops over the loop dims `outer`, the first `parallel`: (every dim's extent param, the
+        kernel's body holding the nest, the innermost body, each dim's loop variable (None for the others), the
+        loops)."""
         extents = {d: self.int_arg(f"n{d}", self.shape[d]) for d in range(len(self.shape))}
-        outer = [d for d in range(len(self.shape)) if d != sd]
         body: list[Stmt] = []
         vars_: list[str | None] = [None] * len(self.shape)
         cur, loops = body, []
@@ -607,6 +594,17 @@ class _Lowerer:
             cur = loop.body
         if loops:
             loops[0].parallel = True
+        return extents, body, cur, vars_, loops
+
+    def lower_scan(self) -> Lowered:
+        """A scan: loops over the other dims, and inside them an accumulator and a `scan` loop along the scanned dim
+        that computes the source's element, updates the accumulator and stores it. When the scanned dim is not the
+        last, the innermost outer loop (along the last dim) is `lanes`: its scans are independent, so a renderer may
+        run several side by side, each one still in order."""
+        scan, sd = self.root, self.scan_dim
+        outer = [d for d in range(len(self.shape)) if d != sd]
+        extents, body, cur, vars_, loops = self.outer_loops(outer)
+        if loops:
             loops[-1].lanes = sd is not None and outer[-1] == len(self.shape) - 1
         if sd is None:  # a scan along an axis of length 1 is its source
             scope = _Scope(self, cur, vars_, [], extents)

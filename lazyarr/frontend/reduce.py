@@ -126,7 +126,7 @@ class ReduceMixin:
         x = self.cast(dtype) if dtype is not None else self if self.dtype.is_float else self.cast(dtypes.default_float)
         n = prod(self.shape[a] for a in _axes(axis, self.ndim))
         total = x.sum(axis, keepdims)
-        return total / n if n else total * float("nan")
+        return total / n  # empty: 0/0, the NaN NumPy gives (x86's default NaN has its sign bit set)
 
     def _mean_dtype(self: Tensor) -> Any:
         return self.dtype if self.dtype.is_float else dtypes.default_float
@@ -144,7 +144,7 @@ class ReduceMixin:
         n = prod(self.shape[a] for a in _axes(axis, self.ndim))
         centered = x - x.mean(axis, keepdims=True)
         sq = (centered * centered).sum(axis, keepdims)
-        return sq / (n - ddof) if n - ddof > 0 else sq * float("nan")
+        return sq / max(n - ddof, 0)  # NumPy's: nothing left to divide by is 0/0 (NaN) or x/0 (inf)
 
     def std(self: Tensor, axis: Any = None, keepdims: bool = False, ddof: int = 0, correction: int | None = None,
             keepdim: bool | None = None, *, dtype: Any = None, out: Any = None, where: Any = True) -> Tensor:

@@ -33,7 +33,8 @@ def render_const(value: object, dt: DType) -> str:
         return "True" if value else "False"
     if dt.is_float:
         v = float(value)  # type: ignore[arg-type]
-        text = "np.nan" if math.isnan(v) else ("np.inf" if v > 0 else "-np.inf") if math.isinf(v) else repr(v)
+        nan = "-np.nan" if math.copysign(1.0, v) < 0 else "np.nan"  # the sign of a NaN kept (0/0 folded is -nan on x86)
+        text = nan if math.isnan(v) else ("np.inf" if v > 0 else "-np.inf") if math.isinf(v) else repr(v)
         return f"{np_type(dt)}({text})"
     return f"{np_type(dt)}({int(value)})"  # type: ignore[call-overload]
 

@@ -347,3 +347,41 @@ def test_bool_axis_and_non_bool_keepdims_raise_type_error():
     assert t.sum(1, keepdims=1).shape == a.sum(1, keepdims=1).shape == (3, 1)
     assert np.sum(t, 0, keepdims=np.True_).shape == (1, 4)
     assert t.sum(np.int64(1)).shape == (3,)
+
+
+def _bits(x) -> list:
+    a = np.asarray(x)
+    return a.view({2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]).ravel().tolist()
+
+
+NAN_MOMENTS = {
+    "mean": lambda x: x.mean(), "np.mean": np.mean, "np.nanmean": np.nanmean,
+    "var": lambda x: x.var(), "var ddof=1": lambda x: x.var(ddof=1), "var ddof=2": lambda x: x.var(ddof=2),
+    "np.var ddof=3": lambda x: np.var(x, ddof=3), "std": lambda x: x.std(), "np.std": np.std,
+    "np.std ddof=2": lambda x: np.std(x, ddof=2), "np.nanvar": np.nanvar,
+    "mean axis 1": lambda x: x.reshape(1, -1).mean(axis=1) if x.size else x.reshape(2, 0).mean(axis=1),
+}
+
+
+@pytest.mark.parametrize("name", list(NAN_MOMENTS))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("values", [[], [1.0], [1.0, 2.0], [3.0, 3.0], [np.nan]])
+def test_moments_without_data_give_numpys_nan_or_inf_bits(name: str, dtype: str, values) -> None:
+    """A mean of nothing and a variance with no degrees of freedom left are NumPy's 0/0 and x/0: inf, or the NaN the
+    hardware gives (sign bit set on x86), bit for bit; a NaN in the data comes through as it is."""
+    a = np.array(values, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = NAN_MOMENTS[name](a)
+        got = NAN_MOMENTS[name](Tensor(a))
+    assert _bits(got) == _bits(expected)
+
+
+def test_nan_constants_of_either_sign_stay_apart() -> None:
+    """-nan and +nan constants are different nodes (float.hex() is "nan" for both: the second built became the first),
+    and a kernel keeps a NaN constant's sign."""
+    a = np.zeros(3, np.float32)
+    for first, second in ((np.nan, -np.nan), (-np.nan, np.nan)):
+        x, y = Tensor(a) + np.float32(first), Tensor(a) + np.float32(second)
+        assert _bits(x) == _bits(a + np.float32(first))
+        assert _bits(y) == _bits(a + np.float32(second))

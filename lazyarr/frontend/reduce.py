@@ -64,7 +64,12 @@ class ReduceMixin:
         else:
             x = self
         acc = x.cast(dtypes.float32) if x.dtype is dtypes.float16 else x
-        return acc._reduce(op, axis, keepdims).cast(x.dtype)
+        out = acc._reduce(op, axis, keepdims)
+        if op is Ops.ADD and out.dtype.is_float:
+            # NumPy's float sums start from +0.0, so a sum of -0.0s (or of nothing) is +0.0; the kernels start from
+            # -0.0, the exact identity, and adding +0.0 once changes no other value (NaN payloads included)
+            out = out + 0.0
+        return out.cast(x.dtype)
 
     def sum(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None,
             keepdim: bool | None = None, *, out: Any = None, initial: Any = np._NoValue, where: Any = True) -> Tensor:
@@ -285,7 +290,10 @@ def scan(x: Tensor, axis: int, op: Ops) -> Tensor:
 
 
 def _scan_identity(x: Tensor, op: Ops, shape: tuple[int, ...]) -> Tensor:
-    value = {Ops.ADD: 0, Ops.MUL: 1, Ops.MAX: dtypes.min_value(x.dtype), Ops.MIN: dtypes.max_value(x.dtype)}[op]
+    # -0.0 for a float sum: the exact identity, so that a cumsum of -0.0s stays -0.0 (NumPy's starts from the first
+    # element); +0.0 in the masked triangle turned each prefix of -0.0s but the full one into +0.0
+    value = {Ops.ADD: -0.0 if x.dtype.is_float else 0, Ops.MUL: 1, Ops.MAX: dtypes.min_value(x.dtype),
+             Ops.MIN: dtypes.max_value(x.dtype)}[op]
     return x._new(UOp.const(value, x.dtype, shape))
 
 

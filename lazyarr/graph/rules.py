@@ -55,7 +55,9 @@ def _zero_size(x: UOp) -> UOp | None:
 
 
 def _reduce_identity(op: Ops, dtype: dtypes.DType) -> Any:
-    return {Ops.ADD: 0, Ops.MUL: 1, Ops.MAX: dtypes.min_value(dtype), Ops.MIN: dtypes.max_value(dtype)}[op]
+    # a float sum's is -0.0, as the kernels' accumulators: the exact identity (np.sum(empty, initial=-0.0) is -0.0)
+    return {Ops.ADD: -0.0 if dtype.is_float else 0, Ops.MUL: 1, Ops.MAX: dtypes.min_value(dtype),
+            Ops.MIN: dtypes.max_value(dtype)}[op]
 
 
 def _simplify_reduce(x: UOp) -> UOp | None:

@@ -349,6 +349,54 @@ def test_bool_axis_and_non_bool_keepdims_raise_type_error():
     assert t.sum(np.int64(1)).shape == (3,)
 
 
+def _signs(x) -> list:
+    return np.signbit(np.asarray(x)).ravel().tolist()
+
+
+SIGNED_ZERO_SUMS = {
+    "sum": (lambda x, ax: x.sum(axis=ax), lambda a, ax: a.sum(axis=ax)),
+    "np.sum": (lambda x, ax: np.sum(x, axis=ax), None),
+    "add.reduce": (lambda x, ax: np.add.reduce(x, axis=ax), None),
+    "sum keepdims": (lambda x, ax: np.sum(x, axis=ax, keepdims=True), None),
+    "sum where": (lambda x, ax: np.sum(x, axis=ax, where=np.ones(x.shape, bool)), None),
+    "sum initial=-0.0": (lambda x, ax: np.sum(x, axis=ax, initial=-0.0), None),
+    "sum initial=+0.0": (lambda x, ax: np.sum(x, axis=ax, initial=0.0), None),
+    "sum initial=-0.0 where": (lambda x, ax: np.sum(x, axis=ax, initial=-0.0, where=np.eye(*x.shape, dtype=bool)
+                                                     if x.ndim == 2 else True), None),
+    "sum float64": (lambda x, ax: np.sum(x, axis=ax, dtype=np.float64), None),
+    "mean": (lambda x, ax: x.mean(axis=ax), lambda a, ax: a.mean(axis=ax)),
+    "np.mean": (lambda x, ax: np.mean(x, axis=ax), None),
+    "prod": (lambda x, ax: np.prod(x, axis=ax), None),
+    "cumsum": (lambda x, ax: np.cumsum(x, axis=ax), None),
+    "cumprod": (lambda x, ax: np.cumprod(x, axis=ax), None),
+    "nansum": (lambda x, ax: np.nansum(x, axis=ax), None),
+    "trace": (lambda x, ax: np.trace(x) if x.ndim == 2 else np.sum(x), None),
+    "matmul": (lambda x, ax: x @ np.ones(x.shape[-1:], x.dtype), lambda a, ax: a @ np.ones(a.shape[-1:], a.dtype)),
+}
+
+
+@pytest.mark.parametrize("name", list(SIGNED_ZERO_SUMS))
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("shape,axis", [((5,), None), ((1,), None), ((3, 4), 0), ((3, 4), 1), ((3, 4), None),
+                                        ((1, 4), 0), ((3, 4), ()), ((200,), None), ((0,), None), ((2, 0), 0)])
+def test_sums_of_negative_zeros_match_numpy_sign(name: str, dtype: str, shape, axis) -> None:
+    """NumPy's float sums start from +0.0: a sum of -0.0s is +0.0 (sum, add.reduce, mean, matmul), unless `initial`
+    is -0.0; a cumsum starts from the first element, so it stays -0.0; a product keeps the sign of its factors."""
+    fn, ref = SIGNED_ZERO_SUMS[name]
+    a = np.full(shape, -0.0, dtype)
+    if name in ("cumsum", "cumprod") and ((axis is None and a.ndim > 1) or axis == ()):
+        return  # one axis only
+    if name in ("trace", "matmul") and axis not in (None, 0):
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = (ref or fn)(a, axis)
+        got = fn(Tensor(a), axis)
+    assert np.asarray(got).dtype == np.asarray(expected).dtype
+    assert _signs(got) == _signs(expected)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(expected))
+
+
 def _bits(x) -> list:
     a = np.asarray(x)
     return a.view({2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]).ravel().tolist()

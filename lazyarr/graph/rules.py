@@ -31,8 +31,8 @@ def _fold_cast(x: UOp) -> UOp | None:
     v = const_value(x.src[0])
     if v is None or x.op is not Ops.CAST:
         return None
-    if x.dtype.is_int and isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
-        return None  # NumPy's result is platform-defined: let the kernel compute it
+    if x.dtype.is_int and isinstance(v, float):
+        v = dtypes.float_to_int(v, x.dtype)  # NumPy's result, NaN and out of range included, as the kernels give it
     return UOp.const(v, x.dtype, x.shape)
 
 

@@ -94,6 +94,10 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
     def shape(self) -> tuple[int, ...]:
         return self.uop.shape
 
+    @shape.setter
+    def shape(self, value: Any) -> None:
+        self._set_shape(value)  # NumPy's in-place reshape (see NdarrayMethodsMixin._set_shape)
+
     @property
     def dtype(self) -> DType:
         return self.uop.dtype

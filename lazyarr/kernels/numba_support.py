@@ -289,13 +289,15 @@ def f16_bits_to_f32(h):  # type: ignore[no-untyped-def]
 
 @njit(**_OPTS)
 def f32_to_f16_bits(f):  # type: ignore[no-untyped-def]
-    """The float16 bit pattern nearest to float32 `f` (round half to even; overflow to inf; NaN stays NaN)."""
+    """The float16 bit pattern nearest to float32 `f` (round half to even; overflow to inf; NaN stays NaN with its
+    sign and the top of its payload, quiet, as x86's vcvtps2ph and so NumPy keep them)."""
     x = bitcast(np.float32(f), np.uint32)
     sign = (x >> np.uint32(16)) & np.uint32(0x8000)
     exp = np.int32((x >> np.uint32(23)) & np.uint32(0xFF))
     man = x & np.uint32(0x7FFFFF)
     if exp == 0xFF:
-        return np.uint16(sign | np.uint32(0x7C00) | (np.uint32(0x200) if man else np.uint32(0)))
+        quiet_payload = (np.uint32(0x200) | (man >> np.uint32(13))) if man else np.uint32(0)
+        return np.uint16(sign | np.uint32(0x7C00) | quiet_payload)
     e = exp - 127 + 15
     if e >= 0x1F:
         return np.uint16(sign | np.uint32(0x7C00))

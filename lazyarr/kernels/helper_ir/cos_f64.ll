@@ -4,18 +4,18 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-unknown-linux-gnu"
 
 @_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v16B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7cos_f64B4v114B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v89B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v90B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v94B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v91B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7cos_f64B4v106B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B4v121B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v72B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB4v125B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB4v122B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nounwind willreturn memory(argmem: write, errnomem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_cos_f64(ptr noalias writeonly captures(none) %retptr, ptr noalias writeonly captures(none) %excinfo, double %arg.x0) local_unnamed_addr #0 {
 B0:
   %.6 = alloca double, align 8
   %excinfo.1 = alloca ptr, align 8
-  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7cos_f64B4v114B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr nonnull %.6, ptr nonnull %excinfo.1, double %arg.x0)
+  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7cos_f64B4v106B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr nonnull %.6, ptr nonnull %excinfo.1, double %arg.x0)
   %cond = icmp eq i32 %.10, 0
   br i1 %cond, label %B0.endif, label %B0.if.if, !prof !0
 
@@ -33,14 +33,14 @@ B0.if.if:                                         ; preds = %B0
 }
 
 ; Function Attrs: mustprogress nofree norecurse nounwind willreturn memory(argmem: write, errnomem: write)
-define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7cos_f64B4v114B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x) local_unnamed_addr #0 {
+define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7cos_f64B4v106B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x) local_unnamed_addr #0 {
 B0:
   %.8 = tail call double @llvm.fabs.f64(double %arg.x)
   %.9 = fcmp ult double %.8, 0x41C0000000000000
   br i1 %.9, label %B84.endif, label %B52
 
-common.ret:                                       ; preds = %B3566, %B52
-  %storemerge = phi double [ %.12, %B52 ], [ %spec.select, %B3566 ]
+common.ret:                                       ; preds = %B2128, %B52
+  %storemerge = phi double [ %.12, %B52 ], [ %spec.select, %B2128 ]
   store double %storemerge, ptr %retptr, align 8
   ret i32 0
 
@@ -48,7 +48,7 @@ B52:                                              ; preds = %B0
   %.12 = tail call double @cos(double %arg.x)
   br label %common.ret
 
-B3504:                                            ; preds = %B84.endif
+B2066:                                            ; preds = %B84.endif
   %.7.i2 = fmul double %.6.i15.i, %.6.i4
   %.40.i = tail call double @llvm.fmuladd.f64(double %.6.i4, double 0x3DE5D8DF42784D24, double 0xBE5AE5E544DC03FA)
   %.42.i = tail call double @llvm.fmuladd.f64(double %.40.i, double %.6.i4, double 0x3EC71DE35600DDAC)
@@ -61,9 +61,9 @@ B3504:                                            ; preds = %B84.endif
   %.58.i = fmul double %.57.i, %.11.i20.i
   %.59.i = fadd double %.58.i, %.55.i
   %.60.i = fadd double %.6.i15.i, %.59.i
-  br label %B3566
+  br label %B2128
 
-B3536:                                            ; preds = %B84.endif
+B2098:                                            ; preds = %B84.endif
   %.7.i5 = fmul double %.6.i4, 5.000000e-01
   %.8.i = fsub double 1.000000e+00, %.7.i5
   %.9.i = fsub double 1.000000e+00, %.8.i
@@ -79,15 +79,15 @@ B3536:                                            ; preds = %B84.endif
   %.61.i = fsub double %.59.i9, %.60.i10
   %.62.i = fadd double %.10.i, %.61.i
   %.63.i = fadd double %.8.i, %.62.i
-  br label %B3566
+  br label %B2128
 
-B3566:                                            ; preds = %B3536, %B3504
-  %cos_f64_small_v115__vphi114_0.2.0.in.sroa.speculated = phi double [ %.60.i, %B3504 ], [ %.63.i, %B3536 ]
+B2128:                                            ; preds = %B2098, %B2066
+  %cos_f64_small_v107__vphi114_0.2.0.in.sroa.speculated = phi double [ %.60.i, %B2066 ], [ %.63.i, %B2098 ]
   %.143 = add nsw i64 %0, 1
   %.146 = and i64 %.143, 2
   %.147.not = icmp eq i64 %.146, 0
-  %.150 = fneg double %cos_f64_small_v115__vphi114_0.2.0.in.sroa.speculated
-  %spec.select = select i1 %.147.not, double %cos_f64_small_v115__vphi114_0.2.0.in.sroa.speculated, double %.150
+  %.150 = fneg double %cos_f64_small_v107__vphi114_0.2.0.in.sroa.speculated
+  %spec.select = select i1 %.147.not, double %cos_f64_small_v107__vphi114_0.2.0.in.sroa.speculated, double %.150
   br label %common.ret
 
 B84.endif:                                        ; preds = %B0
@@ -131,7 +131,7 @@ B84.endif:                                        ; preds = %B0
   %.64 = and i64 %0, 1
   %.65.not = icmp eq i64 %.64, 0
   %.6.i4 = fmul double %.6.i15.i, %.6.i15.i
-  br i1 %.65.not, label %B3536, label %B3504
+  br i1 %.65.not, label %B2098, label %B2066
 }
 
 ; Function Attrs: mustprogress nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)

@@ -4,18 +4,18 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-unknown-linux-gnu"
 
 @_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v13B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v77B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v78B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v79B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v37B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f32B3v96B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B4v102B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB4v103B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB4v104B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v34B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_sin_f32(ptr noalias writeonly captures(none) %retptr, ptr noalias writeonly captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
 B0:
   %.6 = alloca float, align 4
   %excinfo.1 = alloca ptr, align 8
-  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
+  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v96B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
   %cond = icmp eq i32 %.10, 0
   br i1 %cond, label %B0.endif, label %B0.if.if, !prof !0
 
@@ -33,7 +33,7 @@ B0.if.if:                                         ; preds = %B0
 }
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
-define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
+define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v96B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
 B0:
   %.8 = tail call float @llvm.fabs.f32(float %arg.x)
   %.9 = fcmp olt float %.8, 0x4130000000000000
@@ -52,12 +52,12 @@ B52:                                              ; preds = %B0
   %.112 = tail call float @llvm.fmuladd.f32(float %.106, float %.79, float 0xBFC55554C0000000)
   %.114 = tail call float @llvm.fmuladd.f32(float %.81, float %.112, float %.73)
   %.120 = fcmp oeq float %.73, 0.000000e+00
-  %sin_f32_small_v74__vphi378_0.2.0 = select i1 %.120, float %.73, float %.114
+  %sin_f32_small_v99__vphi378_0.2.0 = select i1 %.120, float %.73, float %.114
   %.146 = bitcast float %.14 to i32
   %.150 = and i32 %.146, 1
   %.152.not = icmp eq i32 %.150, 0
-  %.155 = fneg float %sin_f32_small_v74__vphi378_0.2.0
-  %sin_f32_small_v74__vphi456_0.2.0 = select i1 %.152.not, float %sin_f32_small_v74__vphi378_0.2.0, float %.155
+  %.155 = fneg float %sin_f32_small_v99__vphi378_0.2.0
+  %sin_f32_small_v99__vphi456_0.2.0 = select i1 %.152.not, float %sin_f32_small_v99__vphi378_0.2.0, float %.155
   br label %common.ret
 
 B82.i:                                            ; preds = %B0
@@ -68,17 +68,17 @@ B82.i:                                            ; preds = %B0
   %.16.i.i = add nsw i64 %.15.i.i, -24
   %.21.i.i = ashr i64 %.16.i.i, 6
   %.26.i.i = icmp slt i64 %.21.i.i, 2
-  br i1 %.26.i.i, label %B596.endif, label %B128.i.i
+  br i1 %.26.i.i, label %B2432.endif, label %B128.i.i
 
 B128.i.i:                                         ; preds = %B82.i
   %const2 = bitcast i64 -277156292786332224 to i64
   %.33.i.i = icmp eq i64 %.21.i.i, 2
-  br i1 %.33.i.i, label %B596.endif, label %B286.i.i
+  br i1 %.33.i.i, label %B2432.endif, label %B286.i.i
 
 B286.i.i:                                         ; preds = %B128.i.i
-  br label %B596.endif
+  br label %B2432.endif
 
-B598:                                             ; preds = %B596.endif
+B2434:                                            ; preds = %B2432.endif
   %const = bitcast i64 4843621398700097536 to i64
   %.86.i = fcmp olt float %arg.x, 0.000000e+00
   %.197.i.i = fcmp olt float %.8, 0x3EB0000000000000
@@ -138,25 +138,25 @@ B598:                                             ; preds = %B596.endif
   %.364 = and i64 %"$phi200.0.2.sroa.0.0.i", 2
   %.367.not = icmp eq i64 %.364, 0
   %.373 = fneg double %spec.select
-  %_sin_qr_v72__vphi88_2.2.0 = select i1 %.367.not, double %spec.select, double %.373
-  %.387 = fptrunc double %_sin_qr_v72__vphi88_2.2.0 to float
+  %_sin_qr_v97__vphi88_2.2.0 = select i1 %.367.not, double %spec.select, double %.373
+  %.387 = fptrunc double %_sin_qr_v97__vphi88_2.2.0 to float
   br label %common.ret
 
-B1081:                                            ; preds = %B596.endif
+B2917:                                            ; preds = %B2432.endif
   %.402 = fsub float %arg.x, %arg.x
   br label %common.ret
 
-common.ret:                                       ; preds = %B1081, %B598, %B52
-  %storemerge = phi float [ %sin_f32_small_v74__vphi456_0.2.0, %B52 ], [ %.387, %B598 ], [ %.402, %B1081 ]
+common.ret:                                       ; preds = %B2917, %B2434, %B52
+  %storemerge = phi float [ %sin_f32_small_v99__vphi456_0.2.0, %B52 ], [ %.387, %B2434 ], [ %.402, %B2917 ]
   store float %storemerge, ptr %retptr, align 4
   ret i32 0
 
-B596.endif:                                       ; preds = %B286.i.i, %B128.i.i, %B82.i
+B2432.endif:                                      ; preds = %B286.i.i, %B128.i.i, %B82.i
   %"$phi232.0.3.052.i.i" = phi i64 [ -2638381946312093631, %B286.i.i ], [ %const1, %B82.i ], [ %const2, %B128.i.i ]
   %"$phi166.0.3.04350.i.i" = phi i64 [ %const2, %B286.i.i ], [ 0, %B82.i ], [ %const1, %B128.i.i ]
   %"$phi298.0.3.0.i.i" = phi i64 [ 9162768974287332016, %B286.i.i ], [ 9084793890461609696, %B82.i ], [ 7904181063698728992, %B128.i.i ]
   %0 = call i1 @llvm.is.fpclass.f32(float %arg.x, i32 519)
-  br i1 %0, label %B1081, label %B598
+  br i1 %0, label %B2917, label %B2434
 }
 
 ; Function Attrs: mustprogress nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)

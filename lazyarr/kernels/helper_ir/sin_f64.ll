@@ -4,18 +4,18 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-unknown-linux-gnu"
 
 @_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v14B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f64B3v87B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v89B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v90B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v91B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v94B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f64B4v119B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B4v121B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v72B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB4v122B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB4v125B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nounwind willreturn memory(argmem: write, errnomem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_sin_f64(ptr noalias writeonly captures(none) %retptr, ptr noalias writeonly captures(none) %excinfo, double %arg.x0) local_unnamed_addr #0 {
 B0:
   %.6 = alloca double, align 8
   %excinfo.1 = alloca ptr, align 8
-  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f64B3v87B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr nonnull %.6, ptr nonnull %excinfo.1, double %arg.x0)
+  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f64B4v119B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr nonnull %.6, ptr nonnull %excinfo.1, double %arg.x0)
   %cond = icmp eq i32 %.10, 0
   br i1 %cond, label %B0.endif, label %B0.if.if, !prof !0
 
@@ -33,14 +33,14 @@ B0.if.if:                                         ; preds = %B0
 }
 
 ; Function Attrs: mustprogress nofree norecurse nounwind willreturn memory(argmem: write, errnomem: write)
-define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f64B3v87B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x) local_unnamed_addr #0 {
+define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f64B4v119B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x) local_unnamed_addr #0 {
 B0:
   %.8 = tail call double @llvm.fabs.f64(double %arg.x)
   %.9 = fcmp ult double %.8, 0x41C0000000000000
   br i1 %.9, label %B84.endif, label %B52
 
-common.ret:                                       ; preds = %B1215, %B52
-  %storemerge = phi double [ %.12, %B52 ], [ %sin_f64_small_v88__vphi154_0.2.0, %B1215 ]
+common.ret:                                       ; preds = %B3211, %B52
+  %storemerge = phi double [ %.12, %B52 ], [ %sin_f64_small_v120__vphi154_0.2.0, %B3211 ]
   store double %storemerge, ptr %retptr, align 8
   ret i32 0
 
@@ -48,7 +48,7 @@ B52:                                              ; preds = %B0
   %.12 = tail call double @sin(double %arg.x)
   br label %common.ret
 
-B1153:                                            ; preds = %B84.endif
+B3149:                                            ; preds = %B84.endif
   %.7.i2 = fmul double %.6.i3, 5.000000e-01
   %.8.i = fsub double 1.000000e+00, %.7.i2
   %.9.i = fsub double 1.000000e+00, %.8.i
@@ -64,9 +64,9 @@ B1153:                                            ; preds = %B84.endif
   %.61.i = fsub double %.59.i, %.60.i
   %.62.i = fadd double %.10.i, %.61.i
   %.63.i = fadd double %.8.i, %.62.i
-  br label %B1215
+  br label %B3211
 
-B1185:                                            ; preds = %B84.endif
+B3181:                                            ; preds = %B84.endif
   %.7.i4 = fmul double %.6.i15.i, %.6.i3
   %.40.i = tail call double @llvm.fmuladd.f64(double %.6.i3, double 0x3DE5D8DF42784D24, double 0xBE5AE5E544DC03FA)
   %.42.i = tail call double @llvm.fmuladd.f64(double %.40.i, double %.6.i3, double 0x3EC71DE35600DDAC)
@@ -79,16 +79,16 @@ B1185:                                            ; preds = %B84.endif
   %.58.i8 = fmul double %.57.i, %.11.i20.i
   %.59.i9 = fadd double %.58.i8, %.55.i
   %.60.i10 = fadd double %.6.i15.i, %.59.i9
-  br label %B1215
+  br label %B3211
 
-B1215:                                            ; preds = %B1185, %B1153
-  %sin_f64_small_v88__vphi114_0.2.0.in.sroa.speculated = phi double [ %.63.i, %B1153 ], [ %.60.i10, %B1185 ]
+B3211:                                            ; preds = %B3181, %B3149
+  %sin_f64_small_v120__vphi114_0.2.0.in.sroa.speculated = phi double [ %.63.i, %B3149 ], [ %.60.i10, %B3181 ]
   %.148 = fcmp oeq double %arg.x, 0.000000e+00
-  %sin_f64_small_v88__vphi134_0.2.0 = select i1 %.148, double %arg.x, double %sin_f64_small_v88__vphi114_0.2.0.in.sroa.speculated
+  %sin_f64_small_v120__vphi134_0.2.0 = select i1 %.148, double %arg.x, double %sin_f64_small_v120__vphi114_0.2.0.in.sroa.speculated
   %.174 = and i64 %0, 2
   %.177.not = icmp eq i64 %.174, 0
-  %.180 = fneg double %sin_f64_small_v88__vphi134_0.2.0
-  %sin_f64_small_v88__vphi154_0.2.0 = select i1 %.177.not, double %sin_f64_small_v88__vphi134_0.2.0, double %.180
+  %.180 = fneg double %sin_f64_small_v120__vphi134_0.2.0
+  %sin_f64_small_v120__vphi154_0.2.0 = select i1 %.177.not, double %sin_f64_small_v120__vphi134_0.2.0, double %.180
   br label %common.ret
 
 B84.endif:                                        ; preds = %B0
@@ -132,7 +132,7 @@ B84.endif:                                        ; preds = %B0
   %.68 = and i64 %0, 1
   %.69.not = icmp eq i64 %.68, 0
   %.6.i3 = fmul double %.6.i15.i, %.6.i15.i
-  br i1 %.69.not, label %B1185, label %B1153
+  br i1 %.69.not, label %B3181, label %B3149
 }
 
 ; Function Attrs: mustprogress nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)

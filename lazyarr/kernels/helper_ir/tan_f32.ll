@@ -4,18 +4,18 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-unknown-linux-gnu"
 
 @_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v17B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7tan_f32B4v117B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v77B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v78B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v79B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v37B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7tan_f32B4v108B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B4v102B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB4v103B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB4v104B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v34B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_tan_f32(ptr noalias writeonly captures(none) %retptr, ptr noalias writeonly captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
 B0:
   %.6 = alloca float, align 4
   %excinfo.1 = alloca ptr, align 8
-  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7tan_f32B4v117B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
+  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7tan_f32B4v108B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
   %cond = icmp eq i32 %.10, 0
   br i1 %cond, label %B0.endif, label %B0.if.if, !prof !0
 
@@ -33,7 +33,7 @@ B0.if.if:                                         ; preds = %B0
 }
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
-define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7tan_f32B4v117B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
+define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7tan_f32B4v108B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
 B0:
   %.8 = tail call float @llvm.fabs.f32(float %arg.x)
   %.9 = fcmp olt float %.8, 0x4130000000000000
@@ -80,9 +80,9 @@ B52:                                              ; preds = %B0
   %.211 = and i32 %.118, 1
   %.213.not = icmp eq i32 %.211, 0
   %.218 = fneg float %.206
-  %tan_f32_small_v120__vphi422_0.2.0 = select i1 %.213.not, float %.187, float %.218
+  %tan_f32_small_v111__vphi422_0.2.0 = select i1 %.213.not, float %.187, float %.218
   %.241 = fcmp oeq float %arg.x, 0.000000e+00
-  %tan_f32_small_v120__vphi468_0.2.0 = select i1 %.241, float %arg.x, float %tan_f32_small_v120__vphi422_0.2.0
+  %tan_f32_small_v111__vphi468_0.2.0 = select i1 %.241, float %arg.x, float %tan_f32_small_v111__vphi422_0.2.0
   br label %common.ret
 
 B82.i:                                            ; preds = %B0
@@ -93,17 +93,17 @@ B82.i:                                            ; preds = %B0
   %.16.i.i = add nsw i64 %.15.i.i, -24
   %.21.i.i = ashr i64 %.16.i.i, 6
   %.26.i.i = icmp slt i64 %.21.i.i, 2
-  br i1 %.26.i.i, label %B3672.endif, label %B128.i.i
+  br i1 %.26.i.i, label %B2234.endif, label %B128.i.i
 
 B128.i.i:                                         ; preds = %B82.i
   %const2 = bitcast i64 -277156292786332224 to i64
   %.33.i.i = icmp eq i64 %.21.i.i, 2
-  br i1 %.33.i.i, label %B3672.endif, label %B286.i.i
+  br i1 %.33.i.i, label %B2234.endif, label %B286.i.i
 
 B286.i.i:                                         ; preds = %B128.i.i
-  br label %B3672.endif
+  br label %B2234.endif
 
-B3680:                                            ; preds = %B3672.endif
+B2242:                                            ; preds = %B2234.endif
   %const = bitcast i64 4843621398700097536 to i64
   %.86.i = fcmp olt float %arg.x, 0.000000e+00
   %.197.i.i = fcmp olt float %.8, 0x3EB0000000000000
@@ -159,25 +159,25 @@ B3680:                                            ; preds = %B3672.endif
   %.432 = fneg double %.398
   %.439 = fdiv double %.432, %.351
   %.451 = fdiv double %.351, %.398
-  %_tan_qr_v118__vphi82_2.2.0 = select i1 %.426.not, double %.451, double %.439
-  %.460 = fptrunc double %_tan_qr_v118__vphi82_2.2.0 to float
+  %_tan_qr_v109__vphi82_2.2.0 = select i1 %.426.not, double %.451, double %.439
+  %.460 = fptrunc double %_tan_qr_v109__vphi82_2.2.0 to float
   br label %common.ret
 
-B4148:                                            ; preds = %B3672.endif
+B2710:                                            ; preds = %B2234.endif
   %.475 = fsub float %arg.x, %arg.x
   br label %common.ret
 
-common.ret:                                       ; preds = %B4148, %B3680, %B52
-  %storemerge = phi float [ %tan_f32_small_v120__vphi468_0.2.0, %B52 ], [ %.460, %B3680 ], [ %.475, %B4148 ]
+common.ret:                                       ; preds = %B2710, %B2242, %B52
+  %storemerge = phi float [ %tan_f32_small_v111__vphi468_0.2.0, %B52 ], [ %.460, %B2242 ], [ %.475, %B2710 ]
   store float %storemerge, ptr %retptr, align 4
   ret i32 0
 
-B3672.endif:                                      ; preds = %B286.i.i, %B128.i.i, %B82.i
+B2234.endif:                                      ; preds = %B286.i.i, %B128.i.i, %B82.i
   %"$phi232.0.3.052.i.i" = phi i64 [ -2638381946312093631, %B286.i.i ], [ %const1, %B82.i ], [ %const2, %B128.i.i ]
   %"$phi166.0.3.04350.i.i" = phi i64 [ %const2, %B286.i.i ], [ 0, %B82.i ], [ %const1, %B128.i.i ]
   %"$phi298.0.3.0.i.i" = phi i64 [ 9162768974287332016, %B286.i.i ], [ 9084793890461609696, %B82.i ], [ 7904181063698728992, %B128.i.i ]
   %1 = call i1 @llvm.is.fpclass.f32(float %arg.x, i32 519)
-  br i1 %1, label %B4148, label %B3680
+  br i1 %1, label %B2710, label %B2242
 }
 
 ; Function Attrs: mustprogress nocallback nocreateundeforpoison nofree nosync nounwind speculatable willreturn memory(none)

@@ -4,18 +4,18 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-unknown-linux-gnu"
 
 @_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v18B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7tan_f64B4v130B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v89B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v90B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v94B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v91B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7tan_f64B4v120B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B4v121B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v72B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB4v125B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB4v122B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nounwind willreturn memory(argmem: write, errnomem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_tan_f64(ptr noalias writeonly captures(none) %retptr, ptr noalias writeonly captures(none) %excinfo, double %arg.x0) local_unnamed_addr #0 {
 B0:
   %.6 = alloca double, align 8
   %excinfo.1 = alloca ptr, align 8
-  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7tan_f64B4v130B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr nonnull %.6, ptr nonnull %excinfo.1, double %arg.x0)
+  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7tan_f64B4v120B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr nonnull %.6, ptr nonnull %excinfo.1, double %arg.x0)
   %cond = icmp eq i32 %.10, 0
   br i1 %cond, label %B0.endif, label %B0.if.if, !prof !0
 
@@ -33,14 +33,14 @@ B0.if.if:                                         ; preds = %B0
 }
 
 ; Function Attrs: mustprogress nofree norecurse nounwind willreturn memory(argmem: write, errnomem: write)
-define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7tan_f64B4v130B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x) local_unnamed_addr #0 {
+define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7tan_f64B4v120B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x) local_unnamed_addr #0 {
 B0:
   %.8 = tail call double @llvm.fabs.f64(double %arg.x)
   %.9 = fcmp ult double %.8, 0x41C0000000000000
   br i1 %.9, label %B84.endif.endif.endif, label %B52
 
-common.ret:                                       ; preds = %B4310.endif, %B84.endif.endif.endif, %B4298, %B52
-  %storemerge = phi double [ %.12, %B52 ], [ %.161, %B4310.endif ], [ %.150, %B4298 ], [ %arg.x, %B84.endif.endif.endif ]
+common.ret:                                       ; preds = %B2872.endif, %B84.endif.endif.endif, %B2860, %B52
+  %storemerge = phi double [ %.12, %B52 ], [ %.161, %B2872.endif ], [ %.150, %B2860 ], [ %arg.x, %B84.endif.endif.endif ]
   store double %storemerge, ptr %retptr, align 8
   ret i32 0
 
@@ -48,13 +48,13 @@ B52:                                              ; preds = %B0
   %.12 = tail call double @tan(double %arg.x)
   br label %common.ret
 
-B4288:                                            ; preds = %B84.endif.endif.endif
+B2850:                                            ; preds = %B84.endif.endif.endif
   %0 = bitcast double %.6.i to i64
   %.137 = and i64 %0, 1
   %.140.not = icmp eq i64 %.137, 0
-  br i1 %.140.not, label %B4310.endif, label %B4298
+  br i1 %.140.not, label %B2872.endif, label %B2860
 
-B4298:                                            ; preds = %B4288
+B2860:                                            ; preds = %B2850
   %.143 = fneg double %.63.i
   %.150 = fdiv double %.143, %.60.i
   br label %common.ret
@@ -123,9 +123,9 @@ B84.endif.endif.endif:                            ; preds = %B0
   %.62.i = fadd double %.10.i, %.61.i
   %.63.i = fadd double %.57.i, %.62.i
   %.119 = fcmp oeq double %arg.x, 0.000000e+00
-  br i1 %.119, label %common.ret, label %B4288
+  br i1 %.119, label %common.ret, label %B2850
 
-B4310.endif:                                      ; preds = %B4288
+B2872.endif:                                      ; preds = %B2850
   %.161 = fdiv double %.60.i, %.63.i
   br label %common.ret
 }

@@ -70,6 +70,8 @@ def _cumulative(fn: Any, t: Tensor, axis: Any, dtype: Any, out: Any, dim: Any) -
 
 def _resize_dims(shape: Any) -> tuple[int, ...]:
     """ndarray.resize's shape: an int or a sequence of ints, none negative (NumPy's TypeError and ValueError)."""
+    if isinstance(shape, np.ndarray) and shape.ndim == 1:
+        shape = shape.tolist()  # a sequence of integers, as NumPy takes it
     if not isinstance(shape, (tuple, list)):
         if isinstance(shape, (bool, np.bool_)) or not hasattr(type(shape), "__index__"):
             raise TypeError(f"expected a sequence of integers or a single integer, got '{shape}'")
@@ -355,6 +357,8 @@ class NdarrayMethodsMixin:
             return
         dims = _resize_dims(new_shape[0] if len(new_shape) == 1 else new_shape)
         n = prod(dims)
+        if n * self.itemsize >= 1 << 63:
+            raise MemoryError(f"cannot resize to shape {dims}: {n * self.itemsize} bytes")  # NumPy's: overflow
         if n == self.size:
             if not self.flags.c_contiguous:
                 raise ValueError("lazyarr cannot resize a tensor that is not C-contiguous in place; use np.resize or "

@@ -285,10 +285,18 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         """Values converted to `dtype` (NumPy's astype: floats truncate toward zero into ints, ints wrap)."""
         return self._new(self.uop.cast(dtypes.to_dtype(dtype)))
 
-    def astype(self, dtype: Any, copy: bool = True) -> Tensor:
+    def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
+               copy: bool = True) -> Tensor:
         """This tensor's values as `dtype` (NumPy's ndarray.astype): always a new array with its own storage, unless
-        `copy` is False and the tensor already has that dtype, when it is returned itself."""
-        if self.dtype is dtypes.to_dtype(dtype):
+        `copy` is False and the tensor already has that dtype, when it is returned itself. `casting` refuses casts
+        as NumPy's does (TypeError; 'same_value', which reads the values, is not supported); `order` is checked
+        (the values are the same in any order) and `subok` has no effect."""
+        target = dtypes.to_dtype(dtype)
+        if casting == "same_value":
+            raise NotImplementedError("astype(casting='same_value') is not supported by lazyarr")
+        if casting != "unsafe" or order != "K":  # NumPy's own checks (ValueError, TypeError), on a 1-element stand-in
+            np.zeros(1, self.dtype.np_name).astype(target.np_name, order=order, casting=casting)
+        if self.dtype is target:
             return self.clone() if copy else self
         return self.cast(dtype)
 

@@ -542,3 +542,22 @@ def test_np_resize_repeats_the_values_in_a_new_array(shape) -> None:
 
     numpy_result, lazyarr_result = _both(program)
     assert lazyarr_result == numpy_result
+
+
+@pytest.mark.parametrize("kwargs", [dict(casting="safe"), dict(casting="same_kind"), dict(casting="unsafe"),
+                                    dict(casting="bogus"), dict(order="F"), dict(order="X"), dict(subok=False),
+                                    dict(casting="no", copy=False)])
+@pytest.mark.parametrize("dtype", ["int32", "float64", "float32"])
+def test_astype_takes_numpys_order_casting_and_subok(kwargs, dtype: str) -> None:
+    def program(make):
+        return (make(np.array([1.5, -2.0, 3.0])).astype(dtype, **kwargs),)
+
+    numpy_result, lazyarr_result = _both(program)
+    assert lazyarr_result == numpy_result
+
+
+def test_resize_takes_an_array_as_its_shape_and_refuses_an_impossible_size() -> None:
+    numpy_result, lazyarr_result = _both(lambda make: _resized(make(np.arange(3.0)), np.array([2, 2])))
+    assert lazyarr_result == numpy_result
+    with pytest.raises(MemoryError):
+        Tensor(np.arange(3.0)).resize(2**40, 2**40)

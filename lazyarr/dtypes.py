@@ -215,3 +215,25 @@ def cast_scalar(x: Any, dt: DType) -> int | float | bool:
     if dt.is_float:
         return float(np.array(x).astype(dt.np_name))
     return int(np.array(x).astype(dt.np_name))
+
+
+def float_to_int(x: float, dt: DType) -> int:
+    """The integer NumPy's astype gives float `x` in integer dtype `dt` on x86-64: truncation toward zero, and for
+    NaN, infinities and values out of range what its conversions give there. Those go through the truncating
+    conversion to int32 (int8/16/32, uint8/16) or int64 (int64, uint32), which gives the integer 'indefinite' value
+    (INT_MIN) when the truncated value does not fit, and then wrap to `dt`; uint64 converts x - 2**63 when x >= 2**63
+    and flips the top bit back. (NumPy's contiguous float -> uint32 loop is the one exception: its SIMD body maps an
+    out-of-range value through int32 instead, so the same value can give two results in one array; this is the
+    result of its scalar conversion and of its other loops.)"""
+
+    def cvtt(v: float, bits: int) -> int:  # x86's cvttsd2si: truncate, or INT_MIN when the result does not fit
+        lim = 1 << (bits - 1)
+        return int(v) if v == v and -lim - 1 < v < lim else -lim
+
+    if dt.name == "uint64":
+        r = cvtt(x - 2.0**63, 64) ^ -(1 << 63) if x >= 2.0**63 else cvtt(x, 64)
+    else:
+        r = cvtt(x, 64 if dt.name in ("int64", "uint32") else 32)
+    bits = dt.bits
+    r &= (1 << bits) - 1
+    return r - (1 << bits) if not dt.is_unsigned and r >= 1 << (bits - 1) else r

@@ -304,6 +304,29 @@ def is_owner(t: Tensor) -> bool:
     return g.owner is not None and g.owner() is t
 
 
+def reshape_in_place(t: Tensor, shape: tuple[int, ...]) -> None:
+    """`t.shape = shape` (NumPy's in-place reshape, already checked to be a view): `t` becomes that reshape of itself
+    and stays a member of its array, so it keeps sharing writes with the array and the array's other views."""
+    group_of(t)  # an array of its own is recorded as one before its node becomes a reshape of it
+    t.uop = t.uop.reshape(shape)
+    hold(t)
+
+
+def other_views(t: Tensor) -> bool:
+    """Whether a live tensor other than `t` views `t`'s array (or the array `t` views)."""
+    g = t._group
+    return g is not None and any(m is not t for m in g.members)
+
+
+def become_new_array(t: Tensor, value: UOp) -> None:
+    """Make `t` a new array of its own holding `value` (ndarray.resize: new storage, no view of the old one)."""
+    if t._group is not None:
+        t._group.members.discard(t)
+        t._group = None
+    t.uop = value
+    hold(t)
+
+
 def own_buffer(t: Tensor) -> None:
     """Make `t` (a view of a fresh BUFFER, e.g. made from NumPy data) the owner of that storage."""
     base = strip_movement(t.uop)[1]

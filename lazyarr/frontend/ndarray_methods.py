@@ -14,6 +14,7 @@ tensor is 0-d; `dim`/`dim1`/`dim2` are accepted as aliases of NumPy's `axis`/`ax
 
 from __future__ import annotations
 
+import operator
 import pickle
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,14 @@ import numpy as np
 
 from lazyarr import dtypes
 from lazyarr.dtypes import DType
-from lazyarr.frontend.inplace import mark_readonly
+from lazyarr.frontend.inplace import (
+    become_new_array,
+    is_computed_view,
+    is_owner,
+    mark_readonly,
+    other_views,
+    reshape_in_place,
+)
 from lazyarr.frontend.layout import Flags, byte_strides, dense_in_array, order_axes
 from lazyarr.helpers import normalize_axis, prod
 
@@ -58,6 +66,22 @@ def _cumulative(fn: Any, t: Tensor, axis: Any, dtype: Any, out: Any, dim: Any) -
     else:
         r = fn(t, axis=ax, dtype=dtype, out=out)
     return r.reshape(()) if dim is not _UNSET and t.ndim == 0 and out is None else r
+
+
+def _resize_dims(shape: Any) -> tuple[int, ...]:
+    """ndarray.resize's shape: an int or a sequence of ints, none negative (NumPy's TypeError and ValueError)."""
+    if isinstance(shape, np.ndarray) and shape.ndim == 1:
+        shape = shape.tolist()  # a sequence of integers, as NumPy takes it
+    if not isinstance(shape, (tuple, list)):
+        if isinstance(shape, (bool, np.bool_)) or not hasattr(type(shape), "__index__"):
+            raise TypeError(f"expected a sequence of integers or a single integer, got '{shape}'")
+        shape = (shape,)
+    if any(isinstance(d, (bool, np.bool_)) for d in shape):
+        raise TypeError("an integer is required")
+    dims = [operator.index(d) for d in shape]  # TypeError: "'float' object cannot be interpreted as an integer"
+    if any(d < 0 for d in dims):
+        raise ValueError("negative dimensions not allowed")
+    return tuple(dims)
 
 
 def _dtype_arg(x: Any) -> DType | None:
@@ -296,6 +320,69 @@ class NdarrayMethodsMixin:
         out = self.cast(dt) if dt.is_bool or src.is_bool else self._new(self.uop.bitcast(dt))
         mark_readonly(out, f"view({dt.name}) is a reinterpreted copy; a write would not reach the {src.name} tensor")
         return out
+
+    def _set_shape(self: Tensor, value: Any) -> None:
+        """`t.shape = value`: NumPy's in-place reshape, allowed only where the new shape is a view of the same data
+        (AttributeError "Incompatible shape for in-place modification..." otherwise, and NumPy's ValueError and
+        TypeError for a wrong size or a shape that is no shape). The tensor keeps sharing its data with the array it
+        views and with that array's other views."""
+        # NumPy's own checks on a stand-in with the tensor's layout (no data is read or allocated)
+        stand_in = np.lib.stride_tricks.as_strided(np.empty(1, (np.void, self.itemsize)), self.shape, self.strides,
+                                                   writeable=False)
+        stand_in.shape = value
+        dims = tuple(stand_in.shape)
+        if dims == self.shape:
+            return
+        if self.requires_grad:
+            raise AttributeError("cannot set the shape of a tensor that requires grad in place (autograd holds its "
+                                 "graph); use .reshape()")
+        if is_computed_view(self):
+            raise AttributeError("lazyarr cannot change the shape of a computed read-only view (such as "
+                                 "np.diagonal's) in place; use .reshape()")
+        reshape_in_place(self, dims)
+
+    def resize(self: Tensor, *new_shape: Any, refcheck: bool = True) -> None:
+        """`ndarray.resize`: change the tensor's shape and size in place; the values keep their C order, a larger
+        tensor is filled with zeros (np.resize repeats them instead, in a new array). No arguments or None change
+        nothing.
+
+        Raises:
+            ValueError: a negative dimension; the size changes and the tensor views another's data ("does not own its
+                data") or other tensors view it (NumPy's refcheck error; with refcheck=False NumPy resizes anyway
+                and leaves those views pointing at freed memory, lazyarr refuses); a same-size resize of a tensor
+                that is not C-contiguous (NumPy gives it the strides of its own order; lazyarr does not).
+            TypeError: a shape that is not integers.
+        """
+        if not new_shape or (len(new_shape) == 1 and new_shape[0] is None):
+            return
+        dims = _resize_dims(new_shape[0] if len(new_shape) == 1 else new_shape)
+        n = prod(dims)
+        if n * self.itemsize >= 1 << 63:
+            raise MemoryError(f"cannot resize to shape {dims}: {n * self.itemsize} bytes")  # NumPy's: overflow
+        if n == self.size:
+            if not self.flags.c_contiguous:
+                raise ValueError("lazyarr cannot resize a tensor that is not C-contiguous in place; use np.resize or "
+                                 ".reshape()")
+            if dims != self.shape:
+                self._set_shape(dims)
+            return
+        if not is_owner(self):
+            raise ValueError("cannot resize this array: it does not own its data")
+        if other_views(self):
+            if refcheck:
+                raise ValueError("cannot resize an array that references or is referenced\nby another object in "
+                                 "this way.\nUse the np.resize function to get a new resized copy or\n set "
+                                 "refcheck=False to disable this check")
+            raise ValueError("lazyarr cannot resize an array that other tensors view, even with refcheck=False (they "
+                             "would keep the old storage); use the np.resize function")
+        if self.requires_grad:
+            raise RuntimeError("cannot resize a tensor that requires grad in place")
+        flat = self.reshape(-1)
+        if n < self.size:
+            flat = flat[:n]
+        else:
+            flat = flat.cat(type(self).zeros(n - self.size, dtype=self.dtype, device=self.device))
+        become_new_array(self, flat.reshape(dims).clone().uop)
 
     @property
     def strides(self: Tensor) -> tuple[int, ...]:

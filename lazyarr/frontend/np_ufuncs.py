@@ -613,6 +613,8 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
         # masked-out elements are the ufunc's own identity; `initial` is combined once, below (for maximum/minimum,
         # which have none, it is idempotent)
         fill = IDENTITY.get(ufunc, identity)
+        if op is Ops.ADD and calc.is_float:
+            fill = -0.0  # the exact identity: a masked-out +0.0 would turn a sum of -0.0s with initial=-0.0 into +0.0
         xc = _where_mask(where, xc).broadcast_to(xc.shape).where(xc, Tensor(UOp.const(fill, calc)))
     if initial is not _NoValue and op in (Ops.MAX, Ops.MIN) and calc.is_float and axes:
         # a float max/min takes `initial` as one more element of each reduced axis, so that the reduction orders it
@@ -621,6 +623,8 @@ def reduce(ufunc: np.ufunc, x: Tensor, axis: Any = 0, dtype: Any = None, out: An
         xc = xc.pad(tuple((0, 1) if i in axes else (0, 0) for i in range(xc.ndim)), value=initial)
         initial = _NoValue
     r = xc._new(xc.uop.reduce(op, axes))
+    if initial is _NoValue and op is Ops.ADD and calc.is_float:
+        initial = 0.0  # NumPy's float sums start from its identity, +0.0: a sum of -0.0s is +0.0
     if initial is not _NoValue:
         r = combine(op, r, Tensor(UOp.const(initial, calc), device=x.device))
     r = r.cast(res_dt)

@@ -64,7 +64,12 @@ class ReduceMixin:
         else:
             x = self
         acc = x.cast(dtypes.float32) if x.dtype is dtypes.float16 else x
-        return acc._reduce(op, axis, keepdims).cast(x.dtype)
+        out = acc._reduce(op, axis, keepdims)
+        if op is Ops.ADD and out.dtype.is_float:
+            # NumPy's float sums start from +0.0, so a sum of -0.0s (or of nothing) is +0.0; the kernels start from
+            # -0.0, the exact identity, and adding +0.0 once changes no other value (NaN payloads included)
+            out = out + 0.0
+        return out.cast(x.dtype)
 
     def sum(self: Tensor, axis: Any = None, keepdims: bool = False, dtype: Any = None,
             keepdim: bool | None = None, *, out: Any = None, initial: Any = np._NoValue, where: Any = True) -> Tensor:
@@ -126,7 +131,7 @@ class ReduceMixin:
         x = self.cast(dtype) if dtype is not None else self if self.dtype.is_float else self.cast(dtypes.default_float)
         n = prod(self.shape[a] for a in _axes(axis, self.ndim))
         total = x.sum(axis, keepdims)
-        return total / n if n else total * float("nan")
+        return total / n  # empty: 0/0, the NaN NumPy gives (x86's default NaN has its sign bit set)
 
     def _mean_dtype(self: Tensor) -> Any:
         return self.dtype if self.dtype.is_float else dtypes.default_float
@@ -144,7 +149,7 @@ class ReduceMixin:
         n = prod(self.shape[a] for a in _axes(axis, self.ndim))
         centered = x - x.mean(axis, keepdims=True)
         sq = (centered * centered).sum(axis, keepdims)
-        return sq / (n - ddof) if n - ddof > 0 else sq * float("nan")
+        return sq / max(n - ddof, 0)  # NumPy's: nothing left to divide by is 0/0 (NaN) or x/0 (inf)
 
     def std(self: Tensor, axis: Any = None, keepdims: bool = False, ddof: int = 0, correction: int | None = None,
             keepdim: bool | None = None, *, dtype: Any = None, out: Any = None, where: Any = True) -> Tensor:
@@ -189,10 +194,8 @@ class ReduceMixin:
         hit = self == m
         if self.dtype.is_float:
             hit = hit | ((m != m) & (self != self))  # the first NaN wins, like NumPy
-        # positions in int32 where they fit: the min over them runs 16 to a 512-bit vector instead of 8
-        dt = dtypes.int32 if n < 2**31 - 1 else dtypes.int64
-        idx = self._new(UOp(Ops.IOTA, dt, (), n)).reshape([n if i == a else 1 for i in range(self.ndim)])
-        return hit.where(idx, n).min(a, keepdims=keepdims).cast(dtypes.int64)
+        idx = self._new(UOp(Ops.IOTA, dtypes.int64, (), n)).reshape([n if i == a else 1 for i in range(self.ndim)])
+        return hit.where(idx, n).min(a, keepdims=keepdims)
 
     def argmax(self: Tensor, axis: Any = None, keepdims: bool = False, keepdim: bool | None = None) -> Tensor:
         """Index (int64) of the first largest value along `axis` (flattened when None)."""

@@ -94,6 +94,10 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
     def shape(self) -> tuple[int, ...]:
         return self.uop.shape
 
+    @shape.setter
+    def shape(self, value: Any) -> None:
+        self._set_shape(value)  # NumPy's in-place reshape (see NdarrayMethodsMixin._set_shape)
+
     @property
     def dtype(self) -> DType:
         return self.uop.dtype
@@ -283,10 +287,18 @@ class Tensor(CreationMixin, ElementwiseMixin, MovementMixin, ReduceMixin, Inplac
         dt = dtypes.to_dtype(dtype)
         return self if dt is self.dtype else self._new(self.uop.cast(dt))
 
-    def astype(self, dtype: Any, copy: bool = True) -> Tensor:
+    def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
+               copy: bool = True) -> Tensor:
         """This tensor's values as `dtype` (NumPy's ndarray.astype): always a new array with its own storage, unless
-        `copy` is False and the tensor already has that dtype, when it is returned itself."""
-        if self.dtype is dtypes.to_dtype(dtype):
+        `copy` is False and the tensor already has that dtype, when it is returned itself. `casting` refuses casts
+        as NumPy's does (TypeError; 'same_value', which reads the values, is not supported); `order` is checked
+        (the values are the same in any order) and `subok` has no effect."""
+        target = dtypes.to_dtype(dtype)
+        if casting == "same_value":
+            raise NotImplementedError("astype(casting='same_value') is not supported by lazyarr")
+        if casting != "unsafe" or order != "K":  # NumPy's own checks (ValueError, TypeError), on a 1-element stand-in
+            np.zeros(1, self.dtype.np_name).astype(target.np_name, order=order, casting=casting)
+        if self.dtype is target:
             return self.clone() if copy else self
         return self.cast(dtype)
 

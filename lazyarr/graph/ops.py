@@ -169,10 +169,16 @@ def _fpow(a: Any, b: Any) -> Any:
         return float(np.power(np.float64(a), np.float64(b)))
 
 
+# the NaN an invalid operation (0/0, inf-inf) gives on this machine, as a kernel's would: x86's has its sign bit set
+DEFAULT_NAN = math.inf - math.inf
+
+
 def _fdiv(a: Any, b: Any) -> float:
     if b == 0:
-        if a == 0 or math.isnan(a):
-            return math.nan
+        if math.isnan(a):
+            return a  # a NaN dividend comes through as it is (sign and payload), as the hardware's division
+        if a == 0:
+            return DEFAULT_NAN
         return math.copysign(math.inf, a) * math.copysign(1.0, b)
     return a / b
 
@@ -202,7 +208,7 @@ def _log(x: float) -> float:
 PYTHON_ALU: dict[Ops, Callable[..., Any]] = {
     Ops.NEG: lambda x: not x if isinstance(x, bool) else -x,
     Ops.ABS: abs,
-    Ops.SQRT: lambda x: math.sqrt(x) if x >= 0 else math.nan,
+    Ops.SQRT: lambda x: math.sqrt(x) if x >= 0 else x if x != x else DEFAULT_NAN,  # a NaN as it is, as sqrtsd
     Ops.RECIPROCAL: lambda x: _fdiv(1.0, x),
     Ops.EXP: _exp,
     Ops.EXP2: lambda x: 2.0**x if x < 1024 else math.inf,

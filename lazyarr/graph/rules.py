@@ -31,8 +31,8 @@ def _fold_cast(x: UOp) -> UOp | None:
     v = const_value(x.src[0])
     if v is None or x.op is not Ops.CAST:
         return None
-    if x.dtype.is_int and isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
-        return None  # NumPy's result is platform-defined: let the kernel compute it
+    if x.dtype.is_int and isinstance(v, float):
+        v = dtypes.float_to_int(v, x.dtype)  # NumPy's result, NaN and out of range included, as the kernels give it
     return UOp.const(v, x.dtype, x.shape)
 
 
@@ -55,7 +55,9 @@ def _zero_size(x: UOp) -> UOp | None:
 
 
 def _reduce_identity(op: Ops, dtype: dtypes.DType) -> Any:
-    return {Ops.ADD: 0, Ops.MUL: 1, Ops.MAX: dtypes.min_value(dtype), Ops.MIN: dtypes.max_value(dtype)}[op]
+    # a float sum's is -0.0, as the kernels' accumulators: the exact identity (np.sum(empty, initial=-0.0) is -0.0)
+    return {Ops.ADD: -0.0 if dtype.is_float else 0, Ops.MUL: 1, Ops.MAX: dtypes.min_value(dtype),
+            Ops.MIN: dtypes.max_value(dtype)}[op]
 
 
 def _simplify_reduce(x: UOp) -> UOp | None:

@@ -7,6 +7,7 @@ identity comparison is structural comparison. Shapes are concrete tuples of ints
 from __future__ import annotations
 
 import functools
+import struct
 import threading
 import weakref
 from collections.abc import Callable, Container
@@ -17,6 +18,8 @@ from lazyarr import dtypes
 from lazyarr.dtypes import DType
 from lazyarr.graph.ops import GroupOp, Ops, truncate
 from lazyarr.helpers import prod
+
+_F64 = struct.Struct("<d")  # float args are keyed by their bits
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ class UOp(_Node):
 
     def __new__(cls, op: Ops, dtype: DType, src: tuple[UOp, ...] = (), arg: Any = None) -> UOp:
         # arg_key inlined: this runs for every node of every eager op
-        key = (op, dtype, tuple(map(id, src)), ("float", arg.hex()) if isinstance(arg, float) else arg)
+        key = (op, dtype, tuple(map(id, src)), ("float", _F64.pack(arg)) if isinstance(arg, float) else arg)
         ref = _cache.get(key)
         if ref is not None and (hit := ref()) is not None:
             return hit
@@ -273,8 +276,9 @@ def holding(nodes: set[UOp]) -> list[Any]:
 
 
 def arg_key(arg: Any) -> Any:
-    # 0.0 == -0.0 and nan != nan, so floats are keyed by their bits
-    return ("float", arg.hex()) if isinstance(arg, float) else arg
+    # 0.0 == -0.0 and nan != nan, so floats are keyed by their bits (not by float.hex(), which is "nan" for a NaN of
+    # either sign: a -nan constant became a +nan one built before it)
+    return ("float", _F64.pack(arg)) if isinstance(arg, float) else arg
 
 
 def _movement_shape(op: Ops, src_shape: tuple[int, ...], arg: Any) -> tuple[int, ...]:

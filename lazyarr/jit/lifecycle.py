@@ -7,6 +7,7 @@ capturing every launch, calls 3+ replay the capture with the new inputs' buffers
 from __future__ import annotations
 
 import functools
+import struct
 import threading
 import warnings
 import weakref
@@ -369,7 +370,8 @@ def _key_item(v: Any, tensors: list[Tensor], key: list[Any], top: bool) -> None:
             key.append(k)
             _key_item(v[k], tensors, key, False)
     elif isinstance(v, (float, np.floating)):
-        key.append((type(v), float(v).hex()))  # -0.0 == 0.0 and nan != nan, but each is its own signature
+        # -0.0 == 0.0 and nan != nan, but each is its own signature (its bits: float.hex() is "nan" for both signs)
+        key.append((type(v), struct.pack("<d", float(v))))
     else:
         try:
             hash(v)

@@ -65,8 +65,11 @@ def render_const(value: object, dt: DType) -> str:
     if dt.is_float:
         v = float(value)  # type: ignore[arg-type]
         double = dt.name == "float64"
-        if math.isnan(v):
-            return "__longlong_as_double(0x7ff8000000000000LL)" if double else "__int_as_float(0x7fc00000)"
+        if math.isnan(v):  # its sign kept, as the CPU renderer keeps it (0/0 folded is x86's -nan)
+            neg = math.copysign(1.0, v) < 0
+            if double:
+                return f"__longlong_as_double(0x{'f' if neg else '7'}ff8000000000000LL)"
+            return f"__int_as_float(0x{'f' if neg else '7'}fc00000)"
         if math.isinf(v):
             inf = "__longlong_as_double(0x7ff0000000000000LL)" if double else "__int_as_float(0x7f800000)"
             return inf if v > 0 else f"(-{inf})"

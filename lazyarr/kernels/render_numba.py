@@ -34,9 +34,30 @@ def render_const(value: object, dt: DType) -> str:
         return "True" if value else "False"
     if dt.is_float:
         v = float(value)  # type: ignore[arg-type]
-        text = "np.nan" if math.isnan(v) else ("np.inf" if v > 0 else "-np.inf") if math.isinf(v) else repr(v)
+        nan = "-np.nan" if math.copysign(1.0, v) < 0 else "np.nan"  # the sign of a NaN kept (0/0 folded is -nan on x86)
+        text = nan if math.isnan(v) else ("np.inf" if v > 0 else "-np.inf") if math.isinf(v) else repr(v)
         return f"{np_type(dt)}({text})"
     return f"{np_type(dt)}({int(value)})"  # type: ignore[call-overload]
+
+
+def _cvtt(x: str, bits: int) -> str:
+    """x86's truncating conversion of float `x` to a signed int of `bits`: INT_MIN for NaN and when the truncated
+    value does not fit. Spelled out, as LLVM's fptosi of such a value is poison (folded or vectorised to anything).
+    One comparison: the values just below -2**(bits-1) that truncate into range truncate to INT_MIN anyway."""
+    lim = 1 << (bits - 1)
+    return f"(np.int{bits}({x}) if abs({x}) < {lim}.0 else np.int{bits}({-lim}))"
+
+
+def float_to_int(x: str, dt: DType) -> str:
+    """Float `x` converted to integer dtype `dt` as NumPy's astype does on x86-64 (see dtypes.float_to_int): through
+    int32 or int64 and wrapped; uint64 through x - 2**63 above 2**63 (what LLVM emits for it without AVX-512, whose
+    saturating conversions differ from NumPy's)."""
+    if dt.name == "uint64":
+        big = f"{x} >= 9223372036854775808.0"
+        return (f"(np.uint64({_cvtt(f'({x} - 9223372036854775808.0)', 64)}) ^ np.uint64(9223372036854775808) "
+                f"if {big} else np.uint64({_cvtt(x, 64)}))")
+    via = _cvtt(x, 64 if dt.name in ("int64", "uint32") else 32)
+    return via if dt.name in ("int32", "int64") else f"{np_type(dt)}({via})"
 
 
 def _unary(fmt: str) -> Callable[[DType, list[str]], str]:
@@ -242,6 +263,8 @@ class _Renderer:
                 return f"{src[0]} != 0"
             if ins.dtype.name == "float16" and src_dt.name == "float64":  # one rounding, not two through float32
                 return f"round_f16(f64_to_f32_odd({src[0]}))"
+            if src_dt.is_float and ins.dtype.is_int:
+                return float_to_int(src[0], ins.dtype)
             return self.cast(src[0], ins.dtype)
         if ins.op == "bitcast":
             src_dt = self.dtypes[ins.srcs[0]]

@@ -54,3 +54,12 @@ def test_check_mode_catches_a_broken_kernel(fresh_state: cuda_check.CheckState,
     _, failures = cuda_check.compile_pending()
     assert failures >= 2  # the exp kernels (both index widths); the integer kernel still compiles
     assert all('identifier "no_such_function" is undefined' in text for text in fresh_state.failures.values())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_nan_constants_keep_their_sign_in_cuda_c(dtype: str) -> None:
+    """A NaN constant's CUDA C literal has the bits of that NaN (a -nan, e.g. 0/0 folded on x86, was written +nan)."""
+    uint = np.uint32 if dtype == "float32" else np.uint64
+    for value in (np.nan, -np.nan):
+        text = render_cuda.render_const(float(value), getattr(lazyarr, dtype))
+        assert int(text.split("(")[1].rstrip("L)"), 16) == int(np.array(value, dtype).view(uint))

@@ -400,3 +400,164 @@ def test_flat_reads_writes_and_iterates_in_c_order_as_numpy():
         t.flat[8] = 0.0
     with pytest.raises(IndexError):
         t.flat[8]
+
+
+def _both(program):
+    """`program(make)` run on NumPy arrays and on Tensors (`make` wraps a fresh copy of its argument): the values it
+    returns, or the type and message of what it raised."""
+    out = []
+    for make in (lambda x: x.copy(), lambda x: Tensor(x.copy())):
+        try:
+            res = program(make)
+            out.append(tuple(np.asarray(r).tolist() if not isinstance(r, tuple) else r for r in res))
+        except (AttributeError, ValueError, TypeError) as e:
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+SHAPES_SET = [(3, 2), (6,), -1, (-1, 2), (2, -2), (4,), "ab", None, (3.0, 2), (1, 6, 1), (), (2, 3, 1, 1)]
+SOURCES = {
+    "contiguous": lambda make: make(np.arange(6.0)).reshape(2, 3),
+    "transposed": lambda make: make(np.arange(6.0)).reshape(2, 3).T,
+    "strided": lambda make: make(np.arange(12.0))[::2],
+    "column pairs": lambda make: make(np.arange(12.0)).reshape(3, 4)[:, 1:3],
+    "broadcast": lambda make: np.broadcast_to(make(np.arange(3.0)), (2, 3)),
+    "lazy": lambda make: make(np.arange(6.0)).reshape(2, 3) * 2,
+    "empty": lambda make: make(np.zeros((0, 3))),
+}
+
+
+@pytest.mark.parametrize("source", list(SOURCES))
+@pytest.mark.parametrize("shape", SHAPES_SET, ids=repr)
+def test_setting_shape_reshapes_in_place_where_numpy_does(source: str, shape) -> None:
+    """`t.shape = s` is NumPy's: a reshape of the tensor itself where it is a view of the same data, NumPy's
+    AttributeError ("Incompatible shape for in-place modification...") where only a copy has that shape, its
+    ValueError and TypeError for a wrong size or no shape."""
+
+    def program(make):
+        a = SOURCES[source](make)
+        a.shape = shape
+        return a.shape, a
+
+    numpy_result, lazyarr_result = _both(program)
+    assert lazyarr_result == numpy_result
+
+
+def test_setting_shape_keeps_sharing_data_with_the_array_and_its_views() -> None:
+    def program(make):
+        a = make(np.arange(12.0))
+        head = a[:6]
+        b = a[::2]
+        a.shape = (3, 4)
+        a[0, 0] = 100  # seen by head (a view made before)
+        head[1] = 7  # seen by a
+        b.shape = (2, 3)  # a strided view reshaped in place: still a view of a
+        b[1, 2] = -1  # a[10]
+        a[2] += 1
+        t = a.T
+        t[0, 0] = 50
+        u = a * 1  # a value computed before the next write keeps its values
+        a.shape = (12,)
+        a[3] = 33
+        return a, head, b, u, a.shape
+
+    numpy_result, lazyarr_result = _both(program)
+    assert lazyarr_result == numpy_result
+
+
+def test_setting_shape_of_a_tensor_that_requires_grad_raises() -> None:
+    t = Tensor(np.arange(6.0), requires_grad=True)
+    with pytest.raises(AttributeError, match="requires grad"):
+        t.shape = (2, 3)
+    t.shape = (6,)  # its own shape changes nothing
+    assert t.shape == (6,)
+
+
+RESIZES = {
+    "grow 2-D": lambda make: _resized(make(np.arange(6.0)), 2, 4),
+    "grow tuple": lambda make: _resized(make(np.arange(6.0)), (3, 4)),
+    "shrink int16": lambda make: _resized(make(np.arange(6, dtype=np.int16).reshape(2, 3)), (2,)),
+    "same size": lambda make: _resized(make(np.arange(6.0)), 3, 2),
+    "to 0-d": lambda make: _resized(make(np.arange(6.0)), ()),
+    "to empty and back": lambda make: _resized(_resized(make(np.arange(6.0)), 0), 2),
+    "from empty": lambda make: _resized(make(np.zeros(0, np.int32)), 3),
+    "no arguments": lambda make: _resized(make(np.arange(6.0))),
+    "None": lambda make: _resized(make(np.arange(6.0)), None),
+    "negative": lambda make: _resized(make(np.arange(6.0)), -1),
+    "negative in tuple": lambda make: _resized(make(np.arange(6.0)), (2, -3)),
+    "float": lambda make: _resized(make(np.arange(6.0)), 2.0),
+    "str": lambda make: _resized(make(np.arange(6.0)), 2, "x"),
+    "float in tuple": lambda make: _resized(make(np.arange(6.0)), (2.0,)),
+    "bool": lambda make: _resized(make(np.arange(6.0)), True),
+    "bool in tuple": lambda make: _resized(make(np.arange(6.0)), (True, 2)),
+    "a view of another": lambda make: _resized(make(np.arange(6.0))[:2], 8),
+    "viewed by another": lambda make: _resized_with_view(make(np.arange(6.0))),
+    "lazy value": lambda make: _resized(make(np.arange(6.0)) + 1, 8),
+    "then written": lambda make: _write_after_resize(make(np.arange(6.0))),
+}
+
+
+def _resized(a, *shape):
+    r = a.resize(*shape)
+    return a, a.shape, r
+
+
+def _resized_with_view(a):
+    view = a[:2]
+    a.resize(8)
+    return a, view
+
+
+def _write_after_resize(a):
+    before = a + 1  # computed from the old values
+    a.resize(2, 4)
+    row = a[1]
+    row[:] = 5
+    return a, row, before
+
+
+@pytest.mark.parametrize("name", list(RESIZES))
+def test_resize_in_place_as_numpy(name: str) -> None:
+    """ndarray.resize: in place, the values in C order, zeros past them; NumPy's errors for a bad shape, a tensor
+    that views another's data and one that others view."""
+    numpy_result, lazyarr_result = _both(RESIZES[name])
+    assert lazyarr_result == numpy_result
+
+
+def test_resize_with_refcheck_false_and_a_live_view_raises_instead_of_leaving_it_dangling() -> None:
+    a = Tensor(np.arange(6.0))
+    view = a[:2]
+    with pytest.raises(ValueError, match="other tensors view"):
+        a.resize(8, refcheck=False)
+    assert view.tolist() == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("shape", [(3, 4), 4, (0,), (2, 0), (), (-1, 3), 7.0])
+def test_np_resize_repeats_the_values_in_a_new_array(shape) -> None:
+    def program(make):
+        a = make(np.arange(6.0).reshape(2, 3))
+        out = np.resize(a, shape)
+        out[...] = -1  # a new array: a keeps its values
+        return np.resize(a, shape), a
+
+    numpy_result, lazyarr_result = _both(program)
+    assert lazyarr_result == numpy_result
+
+
+@pytest.mark.parametrize("kwargs", [dict(casting="safe"), dict(casting="same_kind"), dict(casting="unsafe"),
+                                    dict(casting="bogus"), dict(order="F"), dict(order="X"), dict(subok=False),
+                                    dict(casting="no", copy=False)])
+@pytest.mark.parametrize("dtype", ["int32", "float64", "float32"])
+def test_astype_takes_numpys_order_casting_and_subok(kwargs, dtype: str) -> None:
+    def program(make):
+        return (make(np.array([1.5, -2.0, 3.0])).astype(dtype, **kwargs),)
+
+    numpy_result, lazyarr_result = _both(program)
+    assert lazyarr_result == numpy_result
+
+
+def test_resize_takes_an_array_as_its_shape_and_refuses_an_impossible_size() -> None:
+    numpy_result, lazyarr_result = _both(lambda make: _resized(make(np.arange(3.0)), np.array([2, 2])))
+    assert lazyarr_result == numpy_result
+    with pytest.raises(MemoryError):
+        Tensor(np.arange(3.0)).resize(2**40, 2**40)

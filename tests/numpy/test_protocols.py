@@ -131,3 +131,36 @@ def test_array_namespace():
     assert ns.__name__ == "lazyarr.array_api" and ns.__array_api_version__ == "2023.12"
     with pytest.raises(ValueError, match="version"):
         Tensor(A).__array_namespace__(api_version="1999.01")
+
+
+@pytest.mark.parametrize("legacy", [True, False])
+def test_shuffle_of_a_1d_tensor_and_the_row_shuffle_idiom_match_numpys_shuffle(legacy: bool) -> None:
+    """np.random.shuffle / Generator.shuffle go through `x[i], x[j] = x[j], x[i]` for a Tensor: right for 1-D (an
+    element is a value), duplicating for rows (views, as NumPy's own would through that loop; see the README); the
+    documented idiom t[...] = t[rng.permutation(n)] gives NumPy's shuffle of an ndarray, along either axis."""
+
+    def rng(seed: int):
+        if legacy:
+            np.random.seed(seed)
+            return np.random
+        return np.random.default_rng(seed)
+
+    a = np.arange(10.0)
+    t = Tensor(a.copy())
+    rng(3).shuffle(a)
+    with pytest.warns(UserWarning, match="not a subclass of 'Sequence'"):
+        rng(3).shuffle(t)
+    np.testing.assert_array_equal(t.numpy(), a)
+    m = np.arange(24.0).reshape(8, 3)
+    rows = Tensor(m.copy())
+    rng(5).shuffle(m)
+    rows[...] = rows[rng(5).permutation(len(rows))]
+    np.testing.assert_array_equal(rows.numpy(), m)
+    if not legacy:
+        m = np.arange(24.0).reshape(3, 8)
+        cols = Tensor(m.copy())
+        np.random.default_rng(7).shuffle(m, axis=1)
+        cols[...] = cols[:, np.random.default_rng(7).permutation(cols.shape[1])]
+        np.testing.assert_array_equal(cols.numpy(), m)
+        perm = np.random.default_rng(9).permutation(Tensor(np.arange(24.0).reshape(8, 3)))
+        np.testing.assert_array_equal(perm, np.random.default_rng(9).permutation(np.arange(24.0).reshape(8, 3)))

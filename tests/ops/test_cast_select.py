@@ -212,3 +212,43 @@ def test_clip_nan_and_dtype() -> None:
     out = Tensor(i).clip(-0.5, 2.5)  # a Python float bound: the default float (NumPy would give float64)
     assert out.dtype.name == "float32"
     assert_close(out, np.clip(i, -0.5, 2.5), "float32")
+
+
+def _unrepresentable(src: str) -> np.ndarray:
+    """NaN, infinities, values out of every integer range and in none but some, and the edges around each range."""
+    vals = [np.nan, -np.nan, np.inf, -np.inf, 1e30, -1e30, 1e10, -1e10, 3e9, -3e9, 70000.5, -70000.5, 300.5, -300.5,
+            -1.5, -0.5, 255.9, 65504.0, -65504.0, 1e19, -1e19, 2.0**64 * 3]
+    for p in (7, 8, 15, 16, 31, 32, 63, 64):
+        for b in (2.0**p, -(2.0**p)):
+            vals += [b, b - 1, b + 1, b - 0.5, b + 0.5, b * (1 - 2.0**-20), b * (1 + 2.0**-20)]
+    with np.errstate(over="ignore"):
+        return np.array(vals, np.float64).astype(src)
+
+
+def _numpy_scalar_astype(a: np.ndarray, dst: str) -> np.ndarray:
+    """NumPy's astype by its scalar loop (a strided view): its contiguous float -> uint32 loop gives out-of-range values
+    a second, position-dependent result (see dtypes.float_to_int); every other pair is the same either way."""
+    spread = np.empty(a.size * 2, a.dtype)
+    spread[::2] = a
+    return spread[::2].astype(dst)
+
+
+@pytest.mark.parametrize("src", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("dst", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"])
+def test_float_to_int_of_nan_inf_and_out_of_range_gives_numpys_values(src: str, dst: str) -> None:
+    """x86 NumPy: INT_MIN from the truncating conversion through int32 (int8/16/32, uint8/16) or int64 (int64,
+    uint32), then wrapped; uint64 through x - 2**63. The same from a loaded buffer, a fused expression, a constant
+    folded on the host and a large (vectorised) kernel."""
+    a = _unrepresentable(src)
+    with np.errstate(invalid="ignore"):
+        want = _numpy_scalar_astype(a, dst)
+    if dst != "uint32":
+        np.testing.assert_array_equal(a.astype(dst), want)  # NumPy's contiguous loop agrees
+    np.testing.assert_array_equal(Tensor(a).astype(dst).numpy(), want)
+    np.testing.assert_array_equal(Tensor(a).cast(dst).numpy(), want)
+    np.testing.assert_array_equal(np.astype(Tensor(a), dst).numpy(), want)
+    np.testing.assert_array_equal((Tensor(a) * 1).astype(dst).numpy(), want)  # fused into an elementwise kernel
+    big = np.repeat(a, 97)
+    np.testing.assert_array_equal(Tensor(big).astype(dst).numpy(), np.repeat(want, 97))
+    for v, w in zip(a, want):  # folded on the host
+        np.testing.assert_array_equal(Tensor.full((2,), v, dtype=src).astype(dst).numpy(), np.full(2, w))

@@ -367,3 +367,89 @@ def test_any_all_and_bool_max_min_run_as_or_and_with_numpys_values() -> None:
     x = rng.standard_normal((64, 50)).astype(np.float32)
     x[3, 7] = np.nan
     np.testing.assert_array_equal(np.isnan(Tensor(x)).any(1).numpy(), np.isnan(x).any(1))
+
+
+def _signs(x) -> list:
+    return np.signbit(np.asarray(x)).ravel().tolist()
+
+
+SIGNED_ZERO_SUMS = {
+    "sum": (lambda x, ax: x.sum(axis=ax), lambda a, ax: a.sum(axis=ax)),
+    "np.sum": (lambda x, ax: np.sum(x, axis=ax), None),
+    "add.reduce": (lambda x, ax: np.add.reduce(x, axis=ax), None),
+    "sum keepdims": (lambda x, ax: np.sum(x, axis=ax, keepdims=True), None),
+    "sum where": (lambda x, ax: np.sum(x, axis=ax, where=np.ones(x.shape, bool)), None),
+    "sum initial=-0.0": (lambda x, ax: np.sum(x, axis=ax, initial=-0.0), None),
+    "sum initial=+0.0": (lambda x, ax: np.sum(x, axis=ax, initial=0.0), None),
+    "sum initial=-0.0 where": (lambda x, ax: np.sum(x, axis=ax, initial=-0.0, where=np.eye(*x.shape, dtype=bool)
+                                                     if x.ndim == 2 else True), None),
+    "sum float64": (lambda x, ax: np.sum(x, axis=ax, dtype=np.float64), None),
+    "mean": (lambda x, ax: x.mean(axis=ax), lambda a, ax: a.mean(axis=ax)),
+    "np.mean": (lambda x, ax: np.mean(x, axis=ax), None),
+    "prod": (lambda x, ax: np.prod(x, axis=ax), None),
+    "cumsum": (lambda x, ax: np.cumsum(x, axis=ax), None),
+    "cumprod": (lambda x, ax: np.cumprod(x, axis=ax), None),
+    "nansum": (lambda x, ax: np.nansum(x, axis=ax), None),
+    "trace": (lambda x, ax: np.trace(x) if x.ndim == 2 else np.sum(x), None),
+    "matmul": (lambda x, ax: x @ np.ones(x.shape[-1:], x.dtype), lambda a, ax: a @ np.ones(a.shape[-1:], a.dtype)),
+}
+
+
+@pytest.mark.parametrize("name", list(SIGNED_ZERO_SUMS))
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("shape,axis", [((5,), None), ((1,), None), ((3, 4), 0), ((3, 4), 1), ((3, 4), None),
+                                        ((1, 4), 0), ((3, 4), ()), ((200,), None), ((0,), None), ((2, 0), 0)])
+def test_sums_of_negative_zeros_match_numpy_sign(name: str, dtype: str, shape, axis) -> None:
+    """NumPy's float sums start from +0.0: a sum of -0.0s is +0.0 (sum, add.reduce, mean, matmul), unless `initial`
+    is -0.0; a cumsum starts from the first element, so it stays -0.0; a product keeps the sign of its factors."""
+    fn, ref = SIGNED_ZERO_SUMS[name]
+    a = np.full(shape, -0.0, dtype)
+    if name in ("cumsum", "cumprod") and ((axis is None and a.ndim > 1) or axis == ()):
+        return  # one axis only
+    if name in ("trace", "matmul") and axis not in (None, 0):
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = (ref or fn)(a, axis)
+        got = fn(Tensor(a), axis)
+    assert np.asarray(got).dtype == np.asarray(expected).dtype
+    assert _signs(got) == _signs(expected)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(expected))
+
+
+def _bits(x) -> list:
+    a = np.asarray(x)
+    return a.view({2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]).ravel().tolist()
+
+
+NAN_MOMENTS = {
+    "mean": lambda x: x.mean(), "np.mean": np.mean, "np.nanmean": np.nanmean,
+    "var": lambda x: x.var(), "var ddof=1": lambda x: x.var(ddof=1), "var ddof=2": lambda x: x.var(ddof=2),
+    "np.var ddof=3": lambda x: np.var(x, ddof=3), "std": lambda x: x.std(), "np.std": np.std,
+    "np.std ddof=2": lambda x: np.std(x, ddof=2), "np.nanvar": np.nanvar,
+    "mean axis 1": lambda x: x.reshape(1, -1).mean(axis=1) if x.size else x.reshape(2, 0).mean(axis=1),
+}
+
+
+@pytest.mark.parametrize("name", list(NAN_MOMENTS))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("values", [[], [1.0], [1.0, 2.0], [3.0, 3.0], [np.nan]])
+def test_moments_without_data_give_numpys_nan_or_inf_bits(name: str, dtype: str, values) -> None:
+    """A mean of nothing and a variance with no degrees of freedom left are NumPy's 0/0 and x/0: inf, or the NaN the
+    hardware gives (sign bit set on x86), bit for bit; a NaN in the data comes through as it is."""
+    a = np.array(values, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = NAN_MOMENTS[name](a)
+        got = NAN_MOMENTS[name](Tensor(a))
+    assert _bits(got) == _bits(expected)
+
+
+def test_nan_constants_of_either_sign_stay_apart() -> None:
+    """-nan and +nan constants are different nodes (float.hex() is "nan" for both: the second built became the first),
+    and a kernel keeps a NaN constant's sign."""
+    a = np.zeros(3, np.float32)
+    for first, second in ((np.nan, -np.nan), (-np.nan, np.nan)):
+        x, y = Tensor(a) + np.float32(first), Tensor(a) + np.float32(second)
+        assert _bits(x) == _bits(a + np.float32(first))
+        assert _bits(y) == _bits(a + np.float32(second))

@@ -180,3 +180,36 @@ def test_exp_composites_keep_their_tails(dtype: str) -> None:
         if name != "softplus":  # the Tensor method has no threshold (tinygrad's)
             got = getattr(Tensor(x), name)().numpy().astype(np.float64)
             np.testing.assert_allclose(got, want_v, rtol=rtol, atol=atol, err_msg=f"Tensor.{name}")
+
+
+def _nan_bits(dtype: str) -> np.ndarray:
+    """NaNs of both signs, quiet, with and without payload bits, among ordinary values, as `dtype`."""
+    uint = {"float16": np.uint16, "float32": np.uint32, "float64": np.uint64}[dtype]
+    quiet = {"float16": 0x7E00, "float32": 0x7FC00000, "float64": 0x7FF8000000000000}[dtype]
+    sign = {"float16": 0x8000, "float32": 0x80000000, "float64": 0x8000000000000000}[dtype]
+    payloads = [0, 1, 0x155, 0x1FF] if dtype == "float16" else [0, 1, 0x1234, 0x2AAAA]
+    bits = [quiet | p for p in payloads] + [sign | quiet | p for p in payloads]
+    nans = np.array(bits, uint).view(dtype)
+    return np.concatenate([nans, np.array([1.5, -0.0, 0.0, -np.inf], dtype)])
+
+
+NAN_SIGN_OPS = {
+    "negative": np.negative, "-t": lambda x: -x, "abs": np.abs, "abs()": abs, "fabs": np.fabs,
+    "positive": np.positive, "copysign(x, -1)": lambda x: np.copysign(x, -1.0),
+    "copysign(-1, x)": lambda x: np.copysign(np.ones(x.shape, x.dtype) * -1, x),
+    "astype same": lambda x: x.astype(x.dtype),
+    "x * 1": lambda x: x * 1.0, "x + x": lambda x: x + x,
+}
+
+
+@pytest.mark.parametrize("name", list(NAN_SIGN_OPS))
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_nan_sign_and_payload_bits_match_numpy(name: str, dtype: str) -> None:
+    """The sign bit (and payload) of a NaN through negation, abs, copysign, positive and plain arithmetic are
+    NumPy's, bit for bit: float16 results are rounded from float32 registers, and that rounding kept the sign but
+    cleared the payload of a NaN (vcvtps2ph, and so NumPy, keep its top bits)."""
+    a = _nan_bits(dtype)
+    fn = NAN_SIGN_OPS[name]
+    want, got = fn(a), np.asarray(fn(Tensor(a)))
+    uint = {2: np.uint16, 4: np.uint32, 8: np.uint64}[a.itemsize]
+    assert got.view(uint).tolist() == want.view(uint).tolist()

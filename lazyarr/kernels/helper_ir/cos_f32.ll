@@ -3,19 +3,19 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v15B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7cos_f32B3v98B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v77B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v78B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v79B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v37B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v70B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7cos_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v50B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v51B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v52B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B4v223B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_cos_f32(ptr noalias writeonly captures(none) %retptr, ptr noalias writeonly captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
 B0:
   %.6 = alloca float, align 4
   %excinfo.1 = alloca ptr, align 8
-  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7cos_f32B3v98B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
+  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7cos_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
   %cond = icmp eq i32 %.10, 0
   br i1 %cond, label %B0.endif, label %B0.if.if, !prof !0
 
@@ -33,7 +33,7 @@ B0.if.if:                                         ; preds = %B0
 }
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
-define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7cos_f32B3v98B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
+define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7cos_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
 B0:
   %.8 = tail call float @llvm.fabs.f32(float %arg.x)
   %.9 = fcmp olt float %.8, 0x4130000000000000
@@ -64,7 +64,7 @@ B52:                                              ; preds = %B0
   %.166 = tail call float @llvm.fmuladd.f32(float %.140, float %.164, float %.113)
   %.168 = fadd float %.71, %.166
   %.174 = fcmp oeq float %.71, 0.000000e+00
-  %cos_f32_small_v101__sin_qr_f32_v103__vphi142_0.2.0 = select i1 %.174, float %.71, float %.168
+  %cos_f32_small_v74__sin_qr_f32_v76__vphi142_0.2.0 = select i1 %.174, float %.71, float %.168
   %.219 = tail call float @llvm.fmuladd.f32(float %.134, float 0x3EF99C7300000000, float 0xBF56C0C6E0000000)
   %.221 = tail call float @llvm.fmuladd.f32(float %.219, float %.134, float 0x3FA55554C0000000)
   %.227 = tail call float @llvm.fmuladd.f32(float %.221, float %.134, float -5.000000e-01)
@@ -74,11 +74,11 @@ B52:                                              ; preds = %B0
   %.240 = fadd float %.237, 1.000000e+00
   %1 = and i32 %.114, 1
   %.248.not.not = icmp eq i32 %1, 0
-  %cos_f32_small_v101__sin_qr_f32_v103__vphi304_0.2.0 = select i1 %.248.not.not, float %.240, float %cos_f32_small_v101__sin_qr_f32_v103__vphi142_0.2.0
+  %cos_f32_small_v74__sin_qr_f32_v76__vphi304_0.2.0 = select i1 %.248.not.not, float %.240, float %cos_f32_small_v74__sin_qr_f32_v76__vphi142_0.2.0
   %.275 = and i32 %.122, 2
   %.279.not = icmp eq i32 %.275, 0
-  %.282 = fneg float %cos_f32_small_v101__sin_qr_f32_v103__vphi304_0.2.0
-  %cos_f32_small_v101__sin_qr_f32_v103__vphi356_0.2.0 = select i1 %.279.not, float %cos_f32_small_v101__sin_qr_f32_v103__vphi304_0.2.0, float %.282
+  %.282 = fneg float %cos_f32_small_v74__sin_qr_f32_v76__vphi304_0.2.0
+  %cos_f32_small_v74__sin_qr_f32_v76__vphi356_0.2.0 = select i1 %.279.not, float %cos_f32_small_v74__sin_qr_f32_v76__vphi304_0.2.0, float %.282
   br label %common.ret
 
 B82.i:                                            ; preds = %B0
@@ -160,8 +160,8 @@ B1355:                                            ; preds = %B1353.endif
   %.492 = and i64 %.341, 2
   %.495.not = icmp eq i64 %.492, 0
   %.501 = fneg double %spec.select
-  %_sin_qr_v99__vphi88_2.2.0 = select i1 %.495.not, double %spec.select, double %.501
-  %.515 = fptrunc double %_sin_qr_v99__vphi88_2.2.0 to float
+  %_sin_qr_v72__vphi88_2.2.0 = select i1 %.495.not, double %spec.select, double %.501
+  %.515 = fptrunc double %_sin_qr_v72__vphi88_2.2.0 to float
   br label %common.ret
 
 B3429:                                            ; preds = %B1353.endif
@@ -169,7 +169,7 @@ B3429:                                            ; preds = %B1353.endif
   br label %common.ret
 
 common.ret:                                       ; preds = %B3429, %B1355, %B52
-  %storemerge = phi float [ %cos_f32_small_v101__sin_qr_f32_v103__vphi356_0.2.0, %B52 ], [ %.515, %B1355 ], [ %.530, %B3429 ]
+  %storemerge = phi float [ %cos_f32_small_v74__sin_qr_f32_v76__vphi356_0.2.0, %B52 ], [ %.515, %B1355 ], [ %.530, %B3429 ]
   store float %storemerge, ptr %retptr, align 4
   ret i32 0
 

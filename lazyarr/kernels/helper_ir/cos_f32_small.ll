@@ -3,7 +3,7 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v53B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v157B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEf = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef i32 @lazyarr_helper_cos_f32_small(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
@@ -32,7 +32,7 @@ B0:
   %.157 = tail call float @llvm.fmuladd.f32(float %.131, float %.155, float %.104)
   %.159 = fadd float %.62, %.157
   %.165 = fcmp oeq float %.62, 0.000000e+00
-  %cos_f32_small_v54__sin_qr_f32_v56__vphi142_0.2.0 = select i1 %.165, float %.62, float %.159
+  %cos_f32_small_v158__sin_qr_f32_v160__vphi142_0.2.0 = select i1 %.165, float %.62, float %.159
   %.210 = tail call float @llvm.fmuladd.f32(float %.125, float 0x3EF99C7300000000, float 0xBF56C0C6E0000000)
   %.212 = tail call float @llvm.fmuladd.f32(float %.210, float %.125, float 0x3FA55554C0000000)
   %.218 = tail call float @llvm.fmuladd.f32(float %.212, float %.125, float -5.000000e-01)
@@ -42,12 +42,12 @@ B0:
   %.231 = fadd float %.228, 1.000000e+00
   %1 = and i32 %.105, 1
   %.239.not.not = icmp eq i32 %1, 0
-  %cos_f32_small_v54__sin_qr_f32_v56__vphi304_0.2.0 = select i1 %.239.not.not, float %.231, float %cos_f32_small_v54__sin_qr_f32_v56__vphi142_0.2.0
+  %cos_f32_small_v158__sin_qr_f32_v160__vphi304_0.2.0 = select i1 %.239.not.not, float %.231, float %cos_f32_small_v158__sin_qr_f32_v160__vphi142_0.2.0
   %.266 = and i32 %.113, 2
   %.270.not = icmp eq i32 %.266, 0
-  %.273 = fneg float %cos_f32_small_v54__sin_qr_f32_v56__vphi304_0.2.0
-  %cos_f32_small_v54__sin_qr_f32_v56__vphi356_0.2.0 = select i1 %.270.not, float %cos_f32_small_v54__sin_qr_f32_v56__vphi304_0.2.0, float %.273
-  store float %cos_f32_small_v54__sin_qr_f32_v56__vphi356_0.2.0, ptr %retptr, align 4
+  %.273 = fneg float %cos_f32_small_v158__sin_qr_f32_v160__vphi304_0.2.0
+  %cos_f32_small_v158__sin_qr_f32_v160__vphi356_0.2.0 = select i1 %.270.not, float %cos_f32_small_v158__sin_qr_f32_v160__vphi304_0.2.0, float %.273
+  store float %cos_f32_small_v158__sin_qr_f32_v160__vphi356_0.2.0, ptr %retptr, align 4
   ret i32 0
 }
 

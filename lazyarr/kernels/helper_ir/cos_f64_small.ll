@@ -3,11 +3,11 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v62B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v89B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v90B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v94B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v91B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v166B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v62B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v63B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v67B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v64B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_cos_f64_small(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x0) local_unnamed_addr #0 {
@@ -52,9 +52,9 @@ B0.endif:
   %.49 = and i64 %0, 1
   %.50.not = icmp eq i64 %.49, 0
   %.6.i4 = fmul double %.6.i15.i, %.6.i15.i
-  br i1 %.50.not, label %B5568, label %B5536
+  br i1 %.50.not, label %B22874, label %B22842
 
-B5536:                                            ; preds = %B0.endif
+B22842:                                           ; preds = %B0.endif
   %.7.i2 = fmul double %.6.i15.i, %.6.i4
   %.40.i = tail call double @llvm.fmuladd.f64(double %.6.i4, double 0x3DE5D8DF42784D24, double 0xBE5AE5E544DC03FA)
   %.42.i = tail call double @llvm.fmuladd.f64(double %.40.i, double %.6.i4, double 0x3EC71DE35600DDAC)
@@ -69,7 +69,7 @@ B5536:                                            ; preds = %B0.endif
   %.60.i = fadd double %.6.i15.i, %.59.i
   br label %common.ret
 
-B5568:                                            ; preds = %B0.endif
+B22874:                                           ; preds = %B0.endif
   %.7.i5 = fmul double %.6.i4, 5.000000e-01
   %.8.i = fsub double 1.000000e+00, %.7.i5
   %.9.i = fsub double 1.000000e+00, %.8.i
@@ -87,13 +87,13 @@ B5568:                                            ; preds = %B0.endif
   %.63.i = fadd double %.8.i, %.62.i
   br label %common.ret
 
-common.ret:                                       ; preds = %B5536, %B5568
-  %cos_f64_small_v63__vphi114_0.2.0.in.sroa.speculated = phi double [ %.60.i, %B5536 ], [ %.63.i, %B5568 ]
+common.ret:                                       ; preds = %B22842, %B22874
+  %cos_f64_small_v167__vphi114_0.2.0.in.sroa.speculated = phi double [ %.60.i, %B22842 ], [ %.63.i, %B22874 ]
   %.128 = add nsw i64 %0, 1
   %.131 = and i64 %.128, 2
   %.132.not = icmp eq i64 %.131, 0
-  %.135 = fneg double %cos_f64_small_v63__vphi114_0.2.0.in.sroa.speculated
-  %spec.select = select i1 %.132.not, double %cos_f64_small_v63__vphi114_0.2.0.in.sroa.speculated, double %.135
+  %.135 = fneg double %cos_f64_small_v167__vphi114_0.2.0.in.sroa.speculated
+  %spec.select = select i1 %.132.not, double %cos_f64_small_v167__vphi114_0.2.0.in.sroa.speculated, double %.135
   store double %spec.select, ptr %retptr, align 8
   ret i32 0
 }

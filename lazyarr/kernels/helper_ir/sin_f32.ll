@@ -3,19 +3,19 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v13B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v77B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v78B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v79B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v37B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v43B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f32B3v44B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v50B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v51B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v52B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B4v223B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_sin_f32(ptr noalias writeonly captures(none) %retptr, ptr noalias writeonly captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
 B0:
   %.6 = alloca float, align 4
   %excinfo.1 = alloca ptr, align 8
-  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
+  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v44B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
   %cond = icmp eq i32 %.10, 0
   br i1 %cond, label %B0.endif, label %B0.if.if, !prof !0
 
@@ -33,7 +33,7 @@ B0.if.if:                                         ; preds = %B0
 }
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
-define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v71B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
+define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f32B3v44B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
 B0:
   %.8 = tail call float @llvm.fabs.f32(float %arg.x)
   %.9 = fcmp olt float %.8, 0x4130000000000000
@@ -52,12 +52,12 @@ B52:                                              ; preds = %B0
   %.112 = tail call float @llvm.fmuladd.f32(float %.106, float %.79, float 0xBFC55554C0000000)
   %.114 = tail call float @llvm.fmuladd.f32(float %.81, float %.112, float %.73)
   %.120 = fcmp oeq float %.73, 0.000000e+00
-  %sin_f32_small_v74__vphi378_0.2.0 = select i1 %.120, float %.73, float %.114
+  %sin_f32_small_v47__vphi378_0.2.0 = select i1 %.120, float %.73, float %.114
   %.146 = bitcast float %.14 to i32
   %.150 = and i32 %.146, 1
   %.152.not = icmp eq i32 %.150, 0
-  %.155 = fneg float %sin_f32_small_v74__vphi378_0.2.0
-  %sin_f32_small_v74__vphi456_0.2.0 = select i1 %.152.not, float %sin_f32_small_v74__vphi378_0.2.0, float %.155
+  %.155 = fneg float %sin_f32_small_v47__vphi378_0.2.0
+  %sin_f32_small_v47__vphi456_0.2.0 = select i1 %.152.not, float %sin_f32_small_v47__vphi378_0.2.0, float %.155
   br label %common.ret
 
 B82.i:                                            ; preds = %B0
@@ -138,8 +138,8 @@ B598:                                             ; preds = %B596.endif
   %.364 = and i64 %"$phi200.0.2.sroa.0.0.i", 2
   %.367.not = icmp eq i64 %.364, 0
   %.373 = fneg double %spec.select
-  %_sin_qr_v72__vphi88_2.2.0 = select i1 %.367.not, double %spec.select, double %.373
-  %.387 = fptrunc double %_sin_qr_v72__vphi88_2.2.0 to float
+  %_sin_qr_v45__vphi88_2.2.0 = select i1 %.367.not, double %spec.select, double %.373
+  %.387 = fptrunc double %_sin_qr_v45__vphi88_2.2.0 to float
   br label %common.ret
 
 B1081:                                            ; preds = %B596.endif
@@ -147,7 +147,7 @@ B1081:                                            ; preds = %B596.endif
   br label %common.ret
 
 common.ret:                                       ; preds = %B1081, %B598, %B52
-  %storemerge = phi float [ %sin_f32_small_v74__vphi456_0.2.0, %B52 ], [ %.387, %B598 ], [ %.402, %B1081 ]
+  %storemerge = phi float [ %sin_f32_small_v47__vphi456_0.2.0, %B52 ], [ %.387, %B598 ], [ %.402, %B1081 ]
   store float %storemerge, ptr %retptr, align 4
   ret i32 0
 

@@ -3,7 +3,7 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v46B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v150B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEf = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef i32 @lazyarr_helper_sin_f32_small(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
@@ -20,13 +20,13 @@ B0:
   %.103 = tail call float @llvm.fmuladd.f32(float %.97, float %.70, float 0xBFC55554C0000000)
   %.105 = tail call float @llvm.fmuladd.f32(float %.72, float %.103, float %.64)
   %.111 = fcmp oeq float %.64, 0.000000e+00
-  %sin_f32_small_v47__vphi378_0.2.0 = select i1 %.111, float %.64, float %.105
+  %sin_f32_small_v151__vphi378_0.2.0 = select i1 %.111, float %.64, float %.105
   %.137 = bitcast float %.5 to i32
   %.141 = and i32 %.137, 1
   %.143.not = icmp eq i32 %.141, 0
-  %.146 = fneg float %sin_f32_small_v47__vphi378_0.2.0
-  %sin_f32_small_v47__vphi456_0.2.0 = select i1 %.143.not, float %sin_f32_small_v47__vphi378_0.2.0, float %.146
-  store float %sin_f32_small_v47__vphi456_0.2.0, ptr %retptr, align 4
+  %.146 = fneg float %sin_f32_small_v151__vphi378_0.2.0
+  %sin_f32_small_v151__vphi456_0.2.0 = select i1 %.143.not, float %sin_f32_small_v151__vphi378_0.2.0, float %.146
+  store float %sin_f32_small_v151__vphi456_0.2.0, ptr %retptr, align 4
   ret i32 0
 }
 

@@ -3,19 +3,19 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v14B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f64B3v87B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v89B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v90B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v91B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v94B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v59B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7sin_f64B3v60B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v62B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v63B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v64B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v67B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nounwind willreturn memory(argmem: write, errnomem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_sin_f64(ptr noalias writeonly captures(none) %retptr, ptr noalias writeonly captures(none) %excinfo, double %arg.x0) local_unnamed_addr #0 {
 B0:
   %.6 = alloca double, align 8
   %excinfo.1 = alloca ptr, align 8
-  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f64B3v87B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr nonnull %.6, ptr nonnull %excinfo.1, double %arg.x0)
+  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7sin_f64B3v60B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr nonnull %.6, ptr nonnull %excinfo.1, double %arg.x0)
   %cond = icmp eq i32 %.10, 0
   br i1 %cond, label %B0.endif, label %B0.if.if, !prof !0
 
@@ -33,14 +33,14 @@ B0.if.if:                                         ; preds = %B0
 }
 
 ; Function Attrs: mustprogress nofree norecurse nounwind willreturn memory(argmem: write, errnomem: write)
-define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f64B3v87B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x) local_unnamed_addr #0 {
+define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7sin_f64B3v60B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEd(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x) local_unnamed_addr #0 {
 B0:
   %.8 = tail call double @llvm.fabs.f64(double %arg.x)
   %.9 = fcmp ult double %.8, 0x41C0000000000000
   br i1 %.9, label %B84.endif, label %B52
 
 common.ret:                                       ; preds = %B1215, %B52
-  %storemerge = phi double [ %.12, %B52 ], [ %sin_f64_small_v88__vphi154_0.2.0, %B1215 ]
+  %storemerge = phi double [ %.12, %B52 ], [ %sin_f64_small_v61__vphi154_0.2.0, %B1215 ]
   store double %storemerge, ptr %retptr, align 8
   ret i32 0
 
@@ -82,13 +82,13 @@ B1185:                                            ; preds = %B84.endif
   br label %B1215
 
 B1215:                                            ; preds = %B1185, %B1153
-  %sin_f64_small_v88__vphi114_0.2.0.in.sroa.speculated = phi double [ %.63.i, %B1153 ], [ %.60.i10, %B1185 ]
+  %sin_f64_small_v61__vphi114_0.2.0.in.sroa.speculated = phi double [ %.63.i, %B1153 ], [ %.60.i10, %B1185 ]
   %.148 = fcmp oeq double %arg.x, 0.000000e+00
-  %sin_f64_small_v88__vphi134_0.2.0 = select i1 %.148, double %arg.x, double %sin_f64_small_v88__vphi114_0.2.0.in.sroa.speculated
+  %sin_f64_small_v61__vphi134_0.2.0 = select i1 %.148, double %arg.x, double %sin_f64_small_v61__vphi114_0.2.0.in.sroa.speculated
   %.174 = and i64 %0, 2
   %.177.not = icmp eq i64 %.174, 0
-  %.180 = fneg double %sin_f64_small_v88__vphi134_0.2.0
-  %sin_f64_small_v88__vphi154_0.2.0 = select i1 %.177.not, double %sin_f64_small_v88__vphi134_0.2.0, double %.180
+  %.180 = fneg double %sin_f64_small_v61__vphi134_0.2.0
+  %sin_f64_small_v61__vphi154_0.2.0 = select i1 %.177.not, double %sin_f64_small_v61__vphi134_0.2.0, double %.180
   br label %common.ret
 
 B84.endif:                                        ; preds = %B0

@@ -3,11 +3,11 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v51B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v89B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v90B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v91B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v94B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v155B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v62B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v63B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v64B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v67B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_sin_f64_small(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x0) local_unnamed_addr #0 {
@@ -52,9 +52,9 @@ B0.endif:
   %.53 = and i64 %0, 1
   %.54.not = icmp eq i64 %.53, 0
   %.6.i3 = fmul double %.6.i15.i, %.6.i15.i
-  br i1 %.54.not, label %B2304, label %B2272
+  br i1 %.54.not, label %B10957, label %B10925
 
-B2272:                                            ; preds = %B0.endif
+B10925:                                           ; preds = %B0.endif
   %.7.i2 = fmul double %.6.i3, 5.000000e-01
   %.8.i = fsub double 1.000000e+00, %.7.i2
   %.9.i = fsub double 1.000000e+00, %.8.i
@@ -72,7 +72,7 @@ B2272:                                            ; preds = %B0.endif
   %.63.i = fadd double %.8.i, %.62.i
   br label %common.ret
 
-B2304:                                            ; preds = %B0.endif
+B10957:                                           ; preds = %B0.endif
   %.7.i4 = fmul double %.6.i15.i, %.6.i3
   %.40.i = tail call double @llvm.fmuladd.f64(double %.6.i3, double 0x3DE5D8DF42784D24, double 0xBE5AE5E544DC03FA)
   %.42.i = tail call double @llvm.fmuladd.f64(double %.40.i, double %.6.i3, double 0x3EC71DE35600DDAC)
@@ -87,15 +87,15 @@ B2304:                                            ; preds = %B0.endif
   %.60.i10 = fadd double %.6.i15.i, %.59.i9
   br label %common.ret
 
-common.ret:                                       ; preds = %B2272, %B2304
-  %sin_f64_small_v52__vphi114_0.2.0.in.sroa.speculated = phi double [ %.63.i, %B2272 ], [ %.60.i10, %B2304 ]
+common.ret:                                       ; preds = %B10925, %B10957
+  %sin_f64_small_v156__vphi114_0.2.0.in.sroa.speculated = phi double [ %.63.i, %B10925 ], [ %.60.i10, %B10957 ]
   %.133 = fcmp oeq double %arg.x0, 0.000000e+00
-  %sin_f64_small_v52__vphi134_0.2.0 = select i1 %.133, double %arg.x0, double %sin_f64_small_v52__vphi114_0.2.0.in.sroa.speculated
+  %sin_f64_small_v156__vphi134_0.2.0 = select i1 %.133, double %arg.x0, double %sin_f64_small_v156__vphi114_0.2.0.in.sroa.speculated
   %.159 = and i64 %0, 2
   %.162.not = icmp eq i64 %.159, 0
-  %.165 = fneg double %sin_f64_small_v52__vphi134_0.2.0
-  %sin_f64_small_v52__vphi154_0.2.0 = select i1 %.162.not, double %sin_f64_small_v52__vphi134_0.2.0, double %.165
-  store double %sin_f64_small_v52__vphi154_0.2.0, ptr %retptr, align 8
+  %.165 = fneg double %sin_f64_small_v156__vphi134_0.2.0
+  %sin_f64_small_v156__vphi154_0.2.0 = select i1 %.162.not, double %sin_f64_small_v156__vphi134_0.2.0, double %.165
+  store double %sin_f64_small_v156__vphi154_0.2.0, ptr %retptr, align 8
   ret i32 0
 }
 

@@ -3,19 +3,19 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v17B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7tan_f32B4v117B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v77B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v78B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v79B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B3v37B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v89B58c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAQ4s_2fqErM2IZJFEEM0wQAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7tan_f32B3v90B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f32B3v50B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_smallB3v51B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental17_reduce_f32_largeB3v52B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_int_to_f64B4v223B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEx = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_tan_f32(ptr noalias writeonly captures(none) %retptr, ptr noalias writeonly captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
 B0:
   %.6 = alloca float, align 4
   %excinfo.1 = alloca ptr, align 8
-  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7tan_f32B4v117B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
+  %.10 = call i32 @_ZN7lazyarr7kernels14transcendental7tan_f32B3v90B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr nonnull %.6, ptr nonnull %excinfo.1, float %arg.x0)
   %cond = icmp eq i32 %.10, 0
   br i1 %cond, label %B0.endif, label %B0.if.if, !prof !0
 
@@ -33,7 +33,7 @@ B0.if.if:                                         ; preds = %B0
 }
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
-define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7tan_f32B4v117B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
+define linkonce_odr noundef range(i32 -1, -2) i32 @_ZN7lazyarr7kernels14transcendental7tan_f32B3v90B56c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMFYBFOOlH7AIpoAEf(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x) local_unnamed_addr #0 {
 B0:
   %.8 = tail call float @llvm.fabs.f32(float %arg.x)
   %.9 = fcmp olt float %.8, 0x4130000000000000
@@ -80,9 +80,9 @@ B52:                                              ; preds = %B0
   %.211 = and i32 %.118, 1
   %.213.not = icmp eq i32 %.211, 0
   %.218 = fneg float %.206
-  %tan_f32_small_v120__vphi422_0.2.0 = select i1 %.213.not, float %.187, float %.218
+  %tan_f32_small_v93__vphi422_0.2.0 = select i1 %.213.not, float %.187, float %.218
   %.241 = fcmp oeq float %arg.x, 0.000000e+00
-  %tan_f32_small_v120__vphi468_0.2.0 = select i1 %.241, float %arg.x, float %tan_f32_small_v120__vphi422_0.2.0
+  %tan_f32_small_v93__vphi468_0.2.0 = select i1 %.241, float %arg.x, float %tan_f32_small_v93__vphi422_0.2.0
   br label %common.ret
 
 B82.i:                                            ; preds = %B0
@@ -159,8 +159,8 @@ B3680:                                            ; preds = %B3672.endif
   %.432 = fneg double %.398
   %.439 = fdiv double %.432, %.351
   %.451 = fdiv double %.351, %.398
-  %_tan_qr_v118__vphi82_2.2.0 = select i1 %.426.not, double %.451, double %.439
-  %.460 = fptrunc double %_tan_qr_v118__vphi82_2.2.0 to float
+  %_tan_qr_v91__vphi82_2.2.0 = select i1 %.426.not, double %.451, double %.439
+  %.460 = fptrunc double %_tan_qr_v91__vphi82_2.2.0 to float
   br label %common.ret
 
 B4148:                                            ; preds = %B3672.endif
@@ -168,7 +168,7 @@ B4148:                                            ; preds = %B3672.endif
   br label %common.ret
 
 common.ret:                                       ; preds = %B4148, %B3680, %B52
-  %storemerge = phi float [ %tan_f32_small_v120__vphi468_0.2.0, %B52 ], [ %.460, %B3680 ], [ %.475, %B4148 ]
+  %storemerge = phi float [ %tan_f32_small_v93__vphi468_0.2.0, %B52 ], [ %.460, %B3680 ], [ %.475, %B4148 ]
   store float %storemerge, ptr %retptr, align 4
   ret i32 0
 

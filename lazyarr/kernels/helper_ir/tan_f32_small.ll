@@ -3,7 +3,7 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v64B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEf = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v168B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEf = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef i32 @lazyarr_helper_tan_f32_small(ptr noalias writeonly captures(none) initializes((0, 4)) %retptr, ptr noalias readnone captures(none) %excinfo, float %arg.x0) local_unnamed_addr #0 {
@@ -48,10 +48,10 @@ B0:
   %.202 = and i32 %.109, 1
   %.204.not = icmp eq i32 %.202, 0
   %.209 = fneg float %.197
-  %tan_f32_small_v65__vphi422_0.2.0 = select i1 %.204.not, float %.178, float %.209
+  %tan_f32_small_v169__vphi422_0.2.0 = select i1 %.204.not, float %.178, float %.209
   %.232 = fcmp oeq float %arg.x0, 0.000000e+00
-  %tan_f32_small_v65__vphi468_0.2.0 = select i1 %.232, float %arg.x0, float %tan_f32_small_v65__vphi422_0.2.0
-  store float %tan_f32_small_v65__vphi468_0.2.0, ptr %retptr, align 4
+  %tan_f32_small_v169__vphi468_0.2.0 = select i1 %.232, float %arg.x0, float %tan_f32_small_v169__vphi422_0.2.0
+  store float %tan_f32_small_v169__vphi468_0.2.0, ptr %retptr, align 4
   ret i32 0
 }
 

@@ -3,11 +3,11 @@ source_filename = "<string>"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB3v70B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v89B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v90B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v94B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
-@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v91B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv13_3cdynamic_3e7wrapperB4v174B66c8tJTIeFIjxB2IKSgI4CrvSCKg1MMbCQQPKkLTj8gMGIFqNQvZjxD5MoghivCQA_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental11_reduce_f64B3v62B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental8_two_sumB3v63B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_sin_ddB3v67B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
+@_ZN08NumbaEnv7lazyarr7kernels14transcendental7_cos_ddB3v64B56c8tJTIeFIjxB2IKSgI4CrvQCk0Z4yRYcWsBAK4JJIqUWsIgmAA_3d_3dEdd = common local_unnamed_addr global ptr null
 
 ; Function Attrs: mustprogress nofree norecurse nosync nounwind willreturn memory(argmem: write)
 define noundef range(i32 -1, -2) i32 @lazyarr_helper_tan_f64_small(ptr noalias writeonly captures(none) initializes((0, 8)) %retptr, ptr noalias readnone captures(none) %excinfo, double %arg.x0) local_unnamed_addr #0 {
@@ -75,25 +75,25 @@ B0.endif.endif.endif:
   %.62.i = fadd double %.10.i, %.61.i
   %.63.i = fadd double %.57.i, %.62.i
   %.104 = fcmp oeq double %arg.x0, 0.000000e+00
-  br i1 %.104, label %common.ret, label %B6226
+  br i1 %.104, label %common.ret, label %B23532
 
-B6226:                                            ; preds = %B0.endif.endif.endif
+B23532:                                           ; preds = %B0.endif.endif.endif
   %0 = bitcast double %.6.i to i64
   %.122 = and i64 %0, 1
   %.125.not = icmp eq i64 %.122, 0
-  br i1 %.125.not, label %B6248.endif, label %B6236
+  br i1 %.125.not, label %B23554.endif, label %B23542
 
-B6236:                                            ; preds = %B6226
+B23542:                                           ; preds = %B23532
   %.128 = fneg double %.63.i
   %.135 = fdiv double %.128, %.60.i
   br label %common.ret
 
-common.ret:                                       ; preds = %B6236, %B6248.endif, %B0.endif.endif.endif
-  %tan_f64_small_v71__vphi152_0.3.0 = phi double [ %.146, %B6248.endif ], [ %.135, %B6236 ], [ %arg.x0, %B0.endif.endif.endif ]
-  store double %tan_f64_small_v71__vphi152_0.3.0, ptr %retptr, align 8
+common.ret:                                       ; preds = %B23542, %B23554.endif, %B0.endif.endif.endif
+  %tan_f64_small_v175__vphi152_0.3.0 = phi double [ %.146, %B23554.endif ], [ %.135, %B23542 ], [ %arg.x0, %B0.endif.endif.endif ]
+  store double %tan_f64_small_v175__vphi152_0.3.0, ptr %retptr, align 8
   ret i32 0
 
-B6248.endif:                                      ; preds = %B6226
+B23554.endif:                                     ; preds = %B23532
   %.146 = fdiv double %.60.i, %.63.i
   br label %common.ret
 }

@@ -386,7 +386,14 @@ def f32_to_f16_bits_portable(f):  # type: ignore[no-untyped-def]
 def f64_to_f32_odd(d):  # type: ignore[no-untyped-def]
     """float64 `d` as float32 rounded to odd (an inexact result is the neighbour of `d` with an odd last bit): rounded
     on to float16 (`round_f16`), it gives float16(d) rounded once, where float32(d) rounded to nearest could round
-    twice (float32 keeps 24 bits, more than float16's 11 + 2)."""
+    twice (float32 keeps 24 bits, more than float16's 11 + 2). A signalling NaN stays signalling, with the top of its
+    payload (1 when that is 0), so float16 gets NumPy's cast's bits (the hardware's float32(d) quiets it)."""
+    if d != d:
+        x64 = bitcast(np.float64(d), np.uint64)
+        if not (x64 & np.uint64(1 << 51)):
+            payload = max((x64 >> np.uint64(29)) & np.uint64(0x3FFFFF), np.uint64(1))
+            bits = ((x64 >> np.uint64(32)) & np.uint64(0x80000000)) | np.uint64(0x7F800000) | payload
+            return bitcast(np.uint32(bits), np.float32)
     f = np.float32(d)
     if np.float64(f) != d and d == d:
         x = bitcast(f, np.uint32)
@@ -394,6 +401,18 @@ def f64_to_f32_odd(d):  # type: ignore[no-untyped-def]
             x = np.uint32(x - np.uint32(1) if abs(np.float64(f)) > abs(d) else x + np.uint32(1))
         f = bitcast(x, np.float32)
     return f
+
+
+@njit(**_OPTS)
+def f16_to_f64(f):  # type: ignore[no-untyped-def]
+    """float64 of float32 `f` holding a float16 value, a signalling NaN kept signalling as NumPy's float16 -> float64
+    cast keeps it (its bits, shifted; the hardware's float32 -> float64 conversion sets the quiet bit, as NumPy's
+    float32 -> float64 cast does, so only a float16 source takes this)."""
+    d = np.float64(f)
+    x = bitcast(np.float32(f), np.uint32)
+    signalling = (x & np.uint32(0x7FC00000)) == np.uint32(0x7F800000) and (x & np.uint32(0x3FFFFF)) != np.uint32(0)
+    quiet_bit = np.uint64(1 << 51) if signalling else np.uint64(0)
+    return bitcast(bitcast(d, np.uint64) & ~quiet_bit, np.float64)
 
 
 @njit(**_OPTS)

@@ -265,6 +265,8 @@ class _Renderer:
                 return f"round_f16(f64_to_f32_odd({src[0]}))"
             if src_dt.is_float and ins.dtype.is_int:
                 return float_to_int(src[0], ins.dtype)
+            if ins.dtype.name == "float64" and src_dt.name == "float16":  # a signalling NaN stays so, as NumPy's
+                return f"f16_to_f64({src[0]})"
             return self.cast(src[0], ins.dtype)
         if ins.op == "bitcast":
             src_dt = self.dtypes[ins.srcs[0]]
@@ -954,7 +956,8 @@ class _Renderer:
             "block_sum_f64, short_sum, "
             "PREFETCH_MIN, PREFETCH_ROW_MAX, c_block, f16_bits_to_f32, f32_to_f16_bits, fmax, fmax_fast, fmaximum, "
             "fmin, fmin_fast, idiv, "
-            "f64_to_f32_odd, fminimum, ipow, mat_c, numpy_gemm, out_block, prefetch, round_f16, select, shl, shr, "
+            "f16_to_f64, f64_to_f32_odd, fminimum, ipow, mat_c, numpy_gemm, out_block, prefetch, round_f16, select, "
+            "shl, shr, "
             "stack_empty)",
             f"from lazyarr.kernels.transcendental import {', '.join(TRANSCENDENTAL_IMPORTS)}",
             "",

@@ -252,3 +252,20 @@ def test_float_to_int_of_nan_inf_and_out_of_range_gives_numpys_values(src: str, 
     np.testing.assert_array_equal(Tensor(big).astype(dst).numpy(), np.repeat(want, 97))
     for v, w in zip(a, want):  # folded on the host
         np.testing.assert_array_equal(Tensor.full((2,), v, dtype=src).astype(dst).numpy(), np.full(2, w))
+
+
+def test_float16_float64_casts_keep_signalling_nans_as_numpy() -> None:
+    # NumPy's float16 <-> float64 casts move a NaN's bits (a signalling NaN stays signalling; float64 -> float16 keeps
+    # the top of the payload, 1 when that is 0); the hardware's float32 <-> float64 conversions quiet it
+    h = np.concatenate([np.arange(0x7C00, 0x8000), np.arange(0xFC00, 0x10000), [0x3C00, 0x0001, 0x7BFF]])
+    h = h.astype(np.uint16).view(np.float16)
+    d_bits = np.array([0x7FF0000000000001, 0x7FF4000000000000, 0x7FF8000000000001, 0x7FF0040000000000,
+                       0xFFF0100000000000, 0x7FF0020000000000, 0x7FF0000020000000, 0xFFF7FFFFFFFFFFFF,
+                       0x7FF8000000000000, 0x3FF0000000000000], np.uint64)
+    d = np.concatenate([d_bits.view(np.float64), h.astype(np.float64)])
+    with np.errstate(invalid="ignore"):
+        want_up, want_down = h.astype(np.float64), d.astype(np.float16)
+    for fuse in (1, 0):
+        with lazyarr.Context(FUSE=fuse):
+            np.testing.assert_array_equal(Tensor(h).cast("float64").numpy().view(np.uint64), want_up.view(np.uint64))
+            np.testing.assert_array_equal(Tensor(d).cast("float16").numpy().view(np.uint16), want_down.view(np.uint16))

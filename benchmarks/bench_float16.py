@@ -9,31 +9,12 @@ rounding back (`numba_support.f16_bits_to_f32`, `f32_to_f16_bits`): in hardware 
 
 from __future__ import annotations
 
-import argparse
-import os
-import time
-from collections.abc import Callable
-
 import numpy as np
-
-
-def best_ms(fn: Callable[[], object], repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times) * 1e3
+from timing import best_ms, repeat_args
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=10)
-    parser.add_argument("--threads", type=int, default=0, help="LAZYARR_NUM_THREADS (default: lazyarr's own)")
-    args = parser.parse_args()
-    if args.threads:
-        os.environ["LAZYARR_NUM_THREADS"] = str(args.threads)
+    args = repeat_args(__doc__)
     import lazyarr as la
     from lazyarr.kernels import numba_support
 

@@ -11,22 +11,12 @@ Run: `PYTHONPATH=$PWD python benchmarks/bench_reshape_loops.py [--rounds 20] [--
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import settings_ab
-
-
-def median_ms(fn: Callable[[], Any], rounds: int) -> float:
-    fn()
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return sorted(times)[len(times) // 2] * 1e3
+from timing import median_ms
 
 
 def main() -> None:

@@ -10,12 +10,11 @@ the Numba renderer runs many columns side by side (`Loop.lanes`). Run it on two 
 
 from __future__ import annotations
 
-import argparse
-import os
 import time
 from collections.abc import Callable
 
 import numpy as np
+from timing import repeat_args
 
 
 def time_ms(fn: Callable[[], object]) -> float:
@@ -25,12 +24,7 @@ def time_ms(fn: Callable[[], object]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=10)
-    parser.add_argument("--threads", type=int, default=0, help="LAZYARR_NUM_THREADS (default: lazyarr's own)")
-    args = parser.parse_args()
-    if args.threads:
-        os.environ["LAZYARR_NUM_THREADS"] = str(args.threads)
+    args = repeat_args(__doc__)
     import lazyarr as la
 
     rng = np.random.default_rng(0)

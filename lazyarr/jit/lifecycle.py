@@ -7,7 +7,6 @@ capturing every launch, calls 3+ replay the capture with the new inputs' buffers
 from __future__ import annotations
 
 import functools
-import struct
 import threading
 import warnings
 import weakref
@@ -32,7 +31,7 @@ from lazyarr.frontend.movement import capture_checks
 from lazyarr.frontend.tensor import Tensor, all_tensors
 from lazyarr.graph.ops import Ops
 from lazyarr.graph.schedule import chain_view, strip_movement
-from lazyarr.graph.uop import UOp
+from lazyarr.graph.uop import UOp, arg_key
 from lazyarr.helpers import JitError, env_flag, flag, open_contexts
 from lazyarr.jit.capture import Capture, CapturedProgram, caller_view, views_input
 from lazyarr.kernels import realize
@@ -371,7 +370,7 @@ def _key_item(v: Any, tensors: list[Tensor], key: list[Any], top: bool) -> None:
             _key_item(v[k], tensors, key, False)
     elif isinstance(v, (float, np.floating)):
         # -0.0 == 0.0 and nan != nan, but each is its own signature (its bits: float.hex() is "nan" for both signs)
-        key.append((type(v), struct.pack("<d", float(v))))
+        key.append((type(v), arg_key(float(v))))
     else:
         try:
             hash(v)

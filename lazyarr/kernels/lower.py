@@ -249,8 +249,8 @@ def refine_loop_space(item: ScheduleItem) -> ScheduleItem:
         if base.op not in GroupOp.Leaf or not chain:
             continue
         stack = view_stack(chain, base.shape)
-        if len(stack) > 1 and stack[-1] == View.create(full) and stack[-2].shape != full and \
-                _refinement(full, stack[-2].shape):
+        # (view_stack drops a level whose shape the reshape returns to, so the level below has another shape)
+        if len(stack) > 1 and stack[-1] == View.create(full) and _refinement(full, stack[-2].shape):
             fine = stack[-2].shape
             break
     if fine is None:

@@ -7,6 +7,7 @@ load and rounded back (round-half-to-even, like NumPy) on every op and store. Th
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import binding as llvm
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -271,8 +272,6 @@ def numpy_gemm(a, b, out):  # type: ignore[no-untyped-def]
 
 
 def _host_has_f16c() -> bool:
-    from llvmlite import binding as llvm
-
     try:
         return bool(llvm.get_host_cpu_features().get("f16c", False))
     except RuntimeError:  # llvmlite cannot read this host's features: the portable conversions
